@@ -1,0 +1,1 @@
+"""Fusecam desktop app and command line. The only package that imports PySide6."""

@@ -1,0 +1,155 @@
+"""The `fusecam` command: GUI by default, plus `run`, `swap` and `bench`."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from app.sources import add_input_options, make_source, parse_size
+from engine.imageio import ImageReadError, ImageWriteError
+from engine.settings import EngineSettings
+from engine.sinks.recorder import RecorderError
+from engine.sources.base import SourceError
+
+# Errors with a message meant for the user: one line, non-zero exit, no traceback.
+USER_ERRORS: tuple[type[BaseException], ...] = (
+    SourceError,
+    ImageReadError,
+    ImageWriteError,
+    RecorderError,
+    FileNotFoundError,
+    PermissionError,
+)
+
+
+def _existing_file(text: str) -> Path:
+    path = Path(text)
+    if not path.is_file():
+        raise argparse.ArgumentTypeError(f"{text}: no such file")
+    return path
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"{text!r} must be > 0")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="fusecam",
+        description="Real-time face swap with live preview, virtual camera and stream. "
+        "With no command, opens the desktop app.",
+    )
+    parser.add_argument("-v", "--verbose", action="store_true", help="log more")
+    add_input_options(parser)
+    parser.add_argument("--source", type=_existing_file, action="append", metavar="FACE",
+                        help="source face image (repeat for several photos of one person)")
+    parser.add_argument("--screenshot", type=Path, metavar="OUT.png",
+                        help="render the window, save a screenshot and quit")
+    parser.add_argument("--quit-after-ms", type=_positive, metavar="N",
+                        help="close the window after N ms")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    run = sub.add_parser("run", help="headless live processing")
+    run.add_argument("--source", type=_existing_file, action="append", metavar="FACE",
+                     help="source face image (default: a bundled sample face)")
+    add_input_options(run)
+    run.add_argument("--record", type=Path, metavar="OUT.mp4", help="record the output")
+    run.add_argument("--frames", type=_positive, metavar="N", help="stop after N frames")
+    run.add_argument("--size", type=parse_size, metavar="WxH", help="resize input frames")
+    run.add_argument("--no-preview", action="store_true", help="no preview window")
+
+    swap = sub.add_parser("swap", help="swap one image or video offline")
+    swap.add_argument("--source", type=_existing_file, action="append", required=True,
+                      metavar="FACE", help="source face image (repeatable)")
+    swap.add_argument("--target", type=_existing_file, required=True, metavar="IMAGE_OR_VIDEO")
+    swap.add_argument("--output", type=Path, required=True, metavar="OUT")
+
+    bench = sub.add_parser("bench", help="measure speed and memory (JSON + table)")
+    bench.add_argument("--source", type=_existing_file, action="append", metavar="FACE")
+    add_input_options(bench, camera=False)
+    bench.add_argument("--size", type=parse_size, default=(1280, 720), metavar="WxH",
+                       help="frame size (default 1280x720)")
+    bench.add_argument("--frames", type=_positive, default=200, metavar="N")
+    bench.add_argument("--json", type=Path, metavar="OUT.json", help="also write the JSON here")
+    return parser
+
+
+def _cmd_swap(args: argparse.Namespace, settings: EngineSettings) -> int:
+    from engine.factory import build_stages
+    from engine.offline import is_image, swap_image, swap_video
+    from engine.pipeline import Engine
+
+    engine = Engine(build_stages(settings, args.source), settings)
+    if is_image(args.target):
+        swap_image(engine, args.target, args.output)
+        print(f"fusecam: wrote {args.output}", file=sys.stderr)
+    else:
+        count = swap_video(engine, args.target, args.output)
+        print(f"fusecam: wrote {count} frames to {args.output}", file=sys.stderr)
+    return 0
+
+
+def _cmd_bench(args: argparse.Namespace, settings: EngineSettings) -> int:
+    from engine.bench import BenchConfig, format_table, run_bench
+    from engine.factory import build_stages
+
+    make_source(args, size=args.size).open()  # fail fast on a bad input, before timing
+    report = run_bench(
+        lambda lockstep: make_source(args, size=args.size, realtime=not lockstep,
+                                     lockstep=lockstep),
+        lambda: build_stages(settings, args.source or ()),
+        BenchConfig(frames=args.frames, settings=settings),
+    )
+    text = json.dumps(report, indent=2)
+    if args.json is not None:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(text + "\n")
+    print(format_table(report))
+    print(text)
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    logging.basicConfig(
+        level=logging.INFO if args.verbose else logging.WARNING,
+        format="fusecam: %(levelname)s %(name)s: %(message)s",
+    )
+    settings = EngineSettings()
+    try:
+        if args.command == "run":
+            from app.headless import run
+
+            return run(args, settings)
+        if args.command == "swap":
+            return _cmd_swap(args, settings)
+        if args.command == "bench":
+            return _cmd_bench(args, settings)
+        from app.display import HEADLESS_HINT, has_display
+
+        if not has_display() and args.screenshot is None:
+            print(HEADLESS_HINT, file=sys.stderr)
+            return 2
+        from app.gui import launch
+
+        return launch(args, settings)
+    except USER_ERRORS as exc:
+        print(f"fusecam: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

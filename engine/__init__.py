@@ -1,0 +1,1 @@
+"""Fusecam engine: sources, stages, pipeline and sinks. Never imports Qt."""

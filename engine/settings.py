@@ -1,0 +1,102 @@
+"""Engine settings: a tree of frozen, validated dataclasses.
+
+The GUI or CLI builds a new tree with `dataclasses.replace` and hands it to the engine,
+which swaps one reference between frames, so a stage never sees half-applied settings.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+FaceSelection = Literal["main", "all", "map"]
+EnhancerMode = Literal["off", "builtin", "neural"]
+DetectorModel = Literal["auto", "short", "full"]
+
+
+def _check(condition: bool, message: str) -> None:
+    if not condition:
+        raise ValueError(message)
+
+
+@dataclass(frozen=True, slots=True)
+class DetectionSettings:
+    model: DetectorModel = "auto"
+    score_threshold: float = 0.5
+    min_face_px: int = 24
+    max_faces: int = 4
+    # Re-detect at least this often even while tracking holds (new faces entering).
+    redetect_every: int = 30
+
+    def __post_init__(self) -> None:
+        _check(self.model in ("auto", "short", "full"), f"unknown detector model {self.model!r}")
+        _check(0.0 < self.score_threshold < 1.0, "score_threshold must be in (0, 1)")
+        _check(self.min_face_px >= 1, "min_face_px must be >= 1")
+        _check(1 <= self.max_faces <= 16, "max_faces must be in 1..16")
+        _check(self.redetect_every >= 1, "redetect_every must be >= 1")
+
+
+@dataclass(frozen=True, slots=True)
+class TrackingSettings:
+    presence_threshold: float = 0.5
+    # One Euro filter: min cutoff (Hz) trades shimmer for lag; beta raises it with speed.
+    smoothing: bool = True
+    min_cutoff_hz: float = 1.5
+    beta: float = 0.05
+
+    def __post_init__(self) -> None:
+        _check(0.0 < self.presence_threshold < 1.0, "presence_threshold must be in (0, 1)")
+        _check(self.min_cutoff_hz > 0.0, "min_cutoff_hz must be > 0")
+        _check(self.beta >= 0.0, "beta must be >= 0")
+
+
+@dataclass(frozen=True, slots=True)
+class SwapSettings:
+    enabled: bool = True
+    alpha: float = 1.0  # latent blend: 0 = target, 1 = source
+    shape_alpha: float = 0.5  # how far the face shape moves toward the source
+    face_selection: FaceSelection = "main"
+    keep_mouth_interior: bool = True
+
+    def __post_init__(self) -> None:
+        _check(0.0 <= self.alpha <= 1.0, "alpha must be in [0, 1]")
+        _check(0.0 <= self.shape_alpha <= 1.0, "shape_alpha must be in [0, 1]")
+        _check(self.face_selection in ("main", "all", "map"), "face_selection: main|all|map")
+
+
+@dataclass(frozen=True, slots=True)
+class CompositorSettings:
+    mask_erode: float = 0.02  # fraction of face size
+    mask_feather: float = 0.06  # fraction of face size
+    poisson: bool = False  # quality mode, used by the enhancer toggle
+    color_match: bool = True
+
+    def __post_init__(self) -> None:
+        _check(0.0 <= self.mask_erode <= 0.3, "mask_erode must be in [0, 0.3]")
+        _check(0.0 <= self.mask_feather <= 0.3, "mask_feather must be in [0, 0.3]")
+
+
+@dataclass(frozen=True, slots=True)
+class EnhancerSettings:
+    mode: EnhancerMode = "off"
+    strength: float = 0.8
+
+    def __post_init__(self) -> None:
+        _check(self.mode in ("off", "builtin", "neural"), f"unknown enhancer mode {self.mode!r}")
+        _check(0.0 <= self.strength <= 1.0, "strength must be in [0, 1]")
+
+
+@dataclass(frozen=True, slots=True)
+class OutputSettings:
+    mirror: bool = False
+    debug_overlay: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class EngineSettings:
+    detection: DetectionSettings = field(default_factory=DetectionSettings)
+    tracking: TrackingSettings = field(default_factory=TrackingSettings)
+    swap: SwapSettings = field(default_factory=SwapSettings)
+    compositor: CompositorSettings = field(default_factory=CompositorSettings)
+    enhancer: EnhancerSettings = field(default_factory=EnhancerSettings)
+    output: OutputSettings = field(default_factory=OutputSettings)

@@ -1,0 +1,1 @@
+"""Consumers of published frames: recorder, virtual camera, network stream."""

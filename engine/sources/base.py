@@ -1,0 +1,141 @@
+"""Common capture loop: stamp each frame, hand it to the slot, pace, loop or end."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import cv2
+
+from engine.packet import FramePacket
+from engine.slots import LatestSlot
+from engine.threads import ErrorCallback, Worker
+from engine.types import Frame
+
+
+class SourceError(RuntimeError):
+    """A source cannot be opened or read; the message says which and why."""
+
+
+@dataclass(frozen=True, slots=True)
+class SourceInfo:
+    kind: str
+    name: str
+    width: int
+    height: int
+    fps: float
+    frame_count: int | None = None  # None for live or endless sources
+
+
+class FrameSource(Worker):
+    """Reads frames in its own thread and writes them into a `LatestSlot`.
+
+    Capture never waits on processing (newest wins) unless `lockstep` is set, which the
+    benchmark's "max" mode and offline processing use so that every frame is processed.
+    `open()` runs on the caller's thread so that a bad camera or file fails loudly and
+    at once, before any thread starts.
+    """
+
+    kind = "source"
+
+    def __init__(
+        self,
+        name: str,
+        *,
+        size: tuple[int, int] | None = None,
+        realtime: bool = True,
+        loop: bool = False,
+        lockstep: bool = False,
+        max_frames: int | None = None,
+        on_error: ErrorCallback | None = None,
+    ) -> None:
+        super().__init__(f"source-{self.kind}", on_error)
+        self.source_name = name
+        self.size = size
+        self.realtime = realtime
+        self.loop = loop
+        self.lockstep = lockstep
+        self.max_frames = max_frames
+        self.slot: LatestSlot[FramePacket] | None = None
+        self.info: SourceInfo | None = None
+        self.frames_read = 0
+        self.finished = False
+        self.on_end: Callable[[], None] | None = None
+
+    # --- subclass hooks -------------------------------------------------------------
+    def _open(self) -> SourceInfo:
+        raise NotImplementedError
+
+    def _read(self) -> Frame | None:
+        """The next frame, or None at the end of the input."""
+        raise NotImplementedError
+
+    def _rewind(self) -> bool:
+        """Go back to the first frame for looping; False when not possible."""
+        return False
+
+    def _close(self) -> None:
+        """Release devices and files."""
+
+    def _interval_s(self) -> float:
+        """Seconds between frames when pacing (0 = as fast as the device delivers)."""
+        assert self.info is not None
+        return 1.0 / self.info.fps if self.realtime and self.info.fps > 0 else 0.0
+
+    # --- public API -----------------------------------------------------------------
+    def open(self) -> SourceInfo:
+        info = self._open()
+        if self.size is not None:
+            info = SourceInfo(
+                info.kind, info.name, self.size[0], self.size[1], info.fps, info.frame_count
+            )
+        self.info = info
+        return info
+
+    def bind(self, slot: LatestSlot[FramePacket]) -> None:
+        self.slot = slot
+
+    def _fit_size(self, frame: Frame) -> Frame:
+        if self.size is None or (frame.shape[1], frame.shape[0]) == self.size:
+            return frame
+        return cv2.resize(frame, self.size, interpolation=cv2.INTER_AREA)
+
+    def _run(self) -> None:
+        if self.info is None:
+            self.open()
+        assert self.slot is not None, "bind() a slot before start()"
+        interval = self._interval_s()
+        next_due = time.monotonic()
+        try:
+            while not self.stopping:
+                if self.max_frames is not None and self.frames_read >= self.max_frames:
+                    break
+                frame = self._read()
+                if frame is None:
+                    if self.loop and self._rewind():
+                        continue
+                    break
+                frame = self._fit_size(frame)
+                frame.flags.writeable = False
+                packet = FramePacket(self.frames_read, time.monotonic_ns(), frame)
+                self.frames_read += 1
+                self.slot.put(packet)
+                if self.lockstep:
+                    while not self.slot.wait_taken(0.1):
+                        if self.stopping:
+                            return
+                if interval > 0.0:
+                    next_due += interval
+                    delay = next_due - time.monotonic()
+                    if delay > 0:
+                        if self.wait(delay):
+                            break
+                    else:
+                        # Running late: don't try to catch up with a burst of frames.
+                        next_due = time.monotonic()
+        finally:
+            self._close()
+            self.finished = True
+            if self.on_end is not None:
+                self.on_end()

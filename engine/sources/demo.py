@@ -1,0 +1,78 @@
+"""Synthetic demo source: a bundled public-domain portrait whose head moves.
+
+Gives the pipeline real motion to track on machines without a camera.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from engine.imageio import read_image
+from engine.paths import DEMO_PORTRAIT
+from engine.sources.base import FrameSource, SourceInfo
+from engine.types import Frame
+
+DEFAULT_SIZE = (1280, 720)
+
+
+class DemoSource(FrameSource):
+    kind = "demo"
+
+    def __init__(
+        self,
+        portrait: str | Path = DEMO_PORTRAIT,
+        fps: float = 30.0,
+        **kwargs: object,
+    ) -> None:
+        super().__init__("demo", **kwargs)  # type: ignore[arg-type]
+        self.portrait_path = Path(portrait)
+        self.fps = fps
+        self._tick = 0
+        self._canvas: Frame | None = None
+        self._layers: tuple[np.ndarray, np.ndarray] | None = None
+
+    def _open(self) -> SourceInfo:
+        width, height = self.size or DEFAULT_SIZE
+        portrait = read_image(self.portrait_path)
+        scale = 0.95 * height / portrait.shape[0]
+        portrait = cv2.resize(portrait, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        ph, pw = portrait.shape[:2]
+        # A soft-edged alpha so the moving photo does not drag a hard rectangle around.
+        alpha = np.zeros((ph, pw), np.float32)
+        border = max(4, int(0.06 * min(ph, pw)))
+        alpha[border:-border, border:-border] = 1.0
+        alpha = cv2.GaussianBlur(alpha, (0, 0), border / 2)
+        self._layers = (portrait.astype(np.float32), alpha)
+        backdrop = cv2.resize(portrait, (width, height), interpolation=cv2.INTER_AREA)
+        self._canvas = cv2.GaussianBlur(backdrop, (0, 0), 25) // 2 + 40
+        self._tick = 0
+        return SourceInfo(self.kind, self.portrait_path.name, width, height, self.fps)
+
+    def pose_at(self, tick: int) -> tuple[float, float, float, float]:
+        """Roll (degrees), x/y offsets (fraction of size) and scale of the head at a tick."""
+        t = tick / self.fps
+        roll = 8.0 * math.sin(2 * math.pi * t / 4.0)
+        dx = 0.08 * math.sin(2 * math.pi * t / 6.0)
+        dy = 0.03 * math.sin(2 * math.pi * t / 3.0)
+        scale = 1.0 + 0.06 * math.sin(2 * math.pi * t / 5.0)
+        return roll, dx, dy, scale
+
+    def _read(self) -> Frame | None:
+        assert self._canvas is not None and self._layers is not None
+        portrait, alpha = self._layers
+        height, width = self._canvas.shape[:2]
+        roll, dx, dy, scale = self.pose_at(self._tick)
+        self._tick += 1
+        ph, pw = alpha.shape
+        matrix = cv2.getRotationMatrix2D((pw / 2, ph / 2), roll, scale)
+        matrix[0, 2] += (width - pw) / 2 + dx * width
+        matrix[1, 2] += (height - ph) / 2 + dy * height
+        size = (width, height)
+        fg = cv2.warpAffine(portrait, matrix, size, flags=cv2.INTER_LINEAR)
+        a = cv2.warpAffine(alpha, matrix, size, flags=cv2.INTER_LINEAR)[:, :, None]
+        out = fg * a + self._canvas.astype(np.float32) * (1.0 - a)
+        return out.astype(np.uint8)

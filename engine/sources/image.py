@@ -1,0 +1,31 @@
+"""A still image repeated at a fixed rate (auditioning a source on a photo)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from engine.imageio import read_image
+from engine.sources.base import FrameSource, SourceInfo
+from engine.types import Frame
+
+
+class ImageSource(FrameSource):
+    kind = "image"
+
+    def __init__(self, path: str | Path, fps: float = 30.0, **kwargs: object) -> None:
+        super().__init__(str(path), **kwargs)  # type: ignore[arg-type]
+        self.path = Path(path)
+        self.fps = fps
+        self._image: Frame | None = None
+
+    def _open(self) -> SourceInfo:
+        image = read_image(self.path)
+        self._image = self._fit_size(image)
+        return SourceInfo(self.kind, self.path.name, image.shape[1], image.shape[0], self.fps)
+
+    def _read(self) -> Frame | None:
+        assert self._image is not None
+        # A fresh array per frame: frames are read-only once published downstream.
+        return np.array(self._image, copy=True)

@@ -1,0 +1,1 @@
+"""Pipeline stages. Stages never import each other; they talk through the packet."""

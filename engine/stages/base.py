@@ -1,0 +1,15 @@
+"""The stage contract every processing step follows (DESIGN.md, "Stages")."""
+
+from __future__ import annotations
+
+from typing import ClassVar, Protocol, runtime_checkable
+
+from engine.packet import FramePacket
+from engine.settings import EngineSettings
+
+
+@runtime_checkable
+class Stage(Protocol):
+    name: ClassVar[str]
+
+    def process(self, packet: FramePacket, settings: EngineSettings) -> FramePacket: ...

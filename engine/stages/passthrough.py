@@ -1,0 +1,15 @@
+"""A stage that changes nothing: the pipeline's stand-in when no face stage is wanted."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from engine.packet import FramePacket
+from engine.settings import EngineSettings
+
+
+class PassThrough:
+    name: ClassVar[str] = "passthrough"
+
+    def process(self, packet: FramePacket, settings: EngineSettings) -> FramePacket:
+        return packet
