@@ -5,18 +5,29 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import NoReturn
 
+import cv2
+
+from app.headless import add_output_options
+from app.models_cli import add_models_parser, run_models
 from app.sources import add_input_options, make_source, parse_size
-from engine.imageio import ImageReadError, ImageWriteError
+from engine.imageio import ImageReadError, ImageWriteError, read_image
 from engine.settings import EngineSettings
 from engine.sinks.recorder import RecorderError
+from engine.onnx_session import ModelLoadError
 from engine.sources.base import SourceError
+from engine.sources.video import VideoFileSource
+from engine.swap.library import SourceFaceError
 
 # Errors with a message meant for the user: one line, non-zero exit, no traceback.
 USER_ERRORS: tuple[type[BaseException], ...] = (
+    SourceFaceError,
+    ModelLoadError,
     SourceError,
     ImageReadError,
     ImageWriteError,
@@ -43,8 +54,19 @@ def _positive(text: str) -> int:
     return value
 
 
+class _Parser(argparse.ArgumentParser):
+    """Usage errors as one line; the full usage is one `--help` away.
+
+    Subcommand parsers inherit this class (argparse uses the parent's type).
+    """
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    # Typed as the base class: subcommand helpers take ArgumentParser's subparsers.
+    parser: argparse.ArgumentParser = _Parser(
         prog="fusecam",
         description="Real-time face swap with live preview, virtual camera and stream. "
         "With no command, opens the desktop app.",
@@ -67,6 +89,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--frames", type=_positive, metavar="N", help="stop after N frames")
     run.add_argument("--size", type=parse_size, metavar="WxH", help="resize input frames")
     run.add_argument("--no-preview", action="store_true", help="no preview window")
+    add_output_options(run)
 
     swap = sub.add_parser("swap", help="swap one image or video offline")
     swap.add_argument("--source", type=_existing_file, action="append", required=True,
@@ -81,15 +104,24 @@ def build_parser() -> argparse.ArgumentParser:
                        help="frame size (default 1280x720)")
     bench.add_argument("--frames", type=_positive, default=200, metavar="N")
     bench.add_argument("--json", type=Path, metavar="OUT.json", help="also write the JSON here")
+    add_models_parser(sub)
     return parser
 
 
 def _cmd_swap(args: argparse.Namespace, settings: EngineSettings) -> int:
-    from engine.factory import build_stages
+    from engine.factory import build_stages, with_sources
     from engine.offline import is_image, swap_image, swap_video
     from engine.pipeline import Engine
+    from engine.swap.library import SourceLibrary
 
-    engine = Engine(build_stages(settings, args.source), settings)
+    # A bad target fails at once, before any model loads (and logs its provider).
+    if is_image(args.target):
+        read_image(args.target)
+    else:
+        VideoFileSource(args.target).open()  # released when the probe is dropped
+    library = SourceLibrary()
+    settings = with_sources(settings, library, args.source)
+    engine = Engine(build_stages(settings, library=library), settings)
     if is_image(args.target):
         swap_image(engine, args.target, args.output)
         print(f"fusecam: wrote {args.output}", file=sys.stderr)
@@ -101,13 +133,16 @@ def _cmd_swap(args: argparse.Namespace, settings: EngineSettings) -> int:
 
 def _cmd_bench(args: argparse.Namespace, settings: EngineSettings) -> int:
     from engine.bench import BenchConfig, format_table, run_bench
-    from engine.factory import build_stages
+    from engine.factory import build_stages, with_sources
+    from engine.swap.library import SourceLibrary
 
     make_source(args, size=args.size).open()  # fail fast on a bad input, before timing
+    library = SourceLibrary()
+    settings = with_sources(settings, library, args.source or ())
     report = run_bench(
         lambda lockstep: make_source(args, size=args.size, realtime=not lockstep,
                                      lockstep=lockstep),
-        lambda: build_stages(settings, args.source or ()),
+        lambda: build_stages(settings, library=library),
         BenchConfig(frames=args.frames, settings=settings),
     )
     text = json.dumps(report, indent=2)
@@ -126,6 +161,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         level=logging.INFO if args.verbose else logging.WARNING,
         format="fusecam: %(levelname)s %(name)s: %(message)s",
     )
+    if not args.verbose:
+        # Native OpenCV/FFmpeg messages ("moov atom not found", V4L2 probing a bad camera
+        # path) would print beside our one-line error; they stay visible with --verbose.
+        # FFmpeg's level is read once, when OpenCV first opens a video: set it before that.
+        os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "8")  # AV_LOG_FATAL
+        cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)
     settings = EngineSettings()
     try:
         if args.command == "run":
@@ -136,6 +177,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _cmd_swap(args, settings)
         if args.command == "bench":
             return _cmd_bench(args, settings)
+        if args.command == "models":
+            return run_models(args)
         from app.display import HEADLESS_HINT, has_display
 
         if not has_display() and args.screenshot is None:

@@ -1,34 +1,105 @@
-"""Starts the desktop app: engine session, main window, optional screenshot-and-quit."""
+"""Starts the desktop app: saved state, main window, optional screenshot-and-quit."""
 
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import sys
+import time
+from pathlib import Path
 
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication
+
+from app import settings_store
 from app.display import has_display
+from app.main_window import MainWindow
+from app.sources import make_source
 from engine.settings import EngineSettings
+from engine.sources.base import FrameSource
+
+log = logging.getLogger(__name__)
+
+STYLE_FILE = Path(__file__).resolve().parent.parent / "resources" / "style" / "fusecam.qss"
+SCREENSHOT_MIN_FRAMES = 5
+SCREENSHOT_MAX_WAIT_MS = 20000
+
+
+def apply_style(app: QApplication) -> None:
+    try:
+        app.setStyleSheet(STYLE_FILE.read_text(encoding="utf-8"))
+    except OSError as exc:
+        log.warning("style sheet %s not loaded: %s", STYLE_FILE, exc)
+
+
+def cli_source(args: argparse.Namespace) -> FrameSource | None:
+    """The input the command line asked for, or None to use the saved choice."""
+    asked = (
+        getattr(args, "demo", False)
+        or getattr(args, "input", None) is not None
+        or getattr(args, "camera", None) is not None
+    )
+    return make_source(args) if asked else None
 
 
 def launch(args: argparse.Namespace, settings: EngineSettings) -> int:
+    del settings  # the GUI starts from the saved settings (defaults on first launch)
+    screenshot: Path | None = args.screenshot
     if not has_display():
-        # A screenshot needs no screen: render offscreen.
+        # A screenshot needs no screen: render offscreen (read when QApplication starts).
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
-    from PySide6.QtCore import QTimer
-    from PySide6.QtWidgets import QApplication
-
-    from app.main_window import MainWindow
-    from app.sources import make_source
-
     app = QApplication.instance() or QApplication(sys.argv[:1])
-    source = make_source(args)
-    window = MainWindow(source, settings, source_faces=args.source or ())
+    assert isinstance(app, QApplication)
+    app.setApplicationName("Fusecam")
+    apply_style(app)
+    loaded = settings_store.load()
+    window = MainWindow(
+        loaded.state,
+        source=cli_source(args),
+        source_faces=args.source or (),
+        # A screenshot run is for docs and checks: it neither blocks on the first-launch
+        # notice nor changes the user's saved settings.
+        persist=screenshot is None,
+        show_notice=screenshot is None,
+        startup_messages=loaded.messages,
+    )
     window.show()
     window.start()
-    if args.screenshot is not None:
-        delay = args.quit_after_ms or 2000
-        QTimer.singleShot(delay, lambda: (window.save_screenshot(args.screenshot), window.close()))
+    if screenshot is not None:
+        schedule_screenshot(window, screenshot, args.quit_after_ms)
     elif args.quit_after_ms is not None:
         QTimer.singleShot(args.quit_after_ms, window.close)
     code = app.exec()
+    if screenshot is not None and not screenshot.is_file():
+        print(f"fusecam: error: the screenshot {screenshot} was not written", file=sys.stderr)
+        return 1
     return int(code)
+
+
+def schedule_screenshot(window: MainWindow, path: Path, quit_after_ms: int | None) -> None:
+    """Shoot once `quit_after_ms` passed *and* frames arrived, the faces finished loading
+    and the stages are built (or a hard cap passed), so the picture shows the real
+    window, not a blank one."""
+    earliest = time.monotonic() + (quit_after_ms or 2000) / 1000
+    deadline = earliest + SCREENSHOT_MAX_WAIT_MS / 1000
+
+    def ready() -> bool:
+        return (
+            window.preview.frames_shown >= SCREENSHOT_MIN_FRAMES
+            and window.gallery.loading == 0
+            and window.core.stages_settled
+        )
+
+    def poll() -> None:
+        now = time.monotonic()
+        if now >= deadline or (now >= earliest and ready()):
+            if not ready():
+                log.warning("screenshot taken before the window was fully ready")
+            if window.save_screenshot(path):
+                print(f"fusecam: wrote {path}", file=sys.stderr)
+            window.close()
+        else:
+            QTimer.singleShot(100, poll)
+
+    QTimer.singleShot(100, poll)

@@ -7,16 +7,21 @@ import logging
 import sys
 import threading
 import time
+from collections.abc import Callable
+from pathlib import Path
 
 from app.display import has_display
-from app.sources import make_source
-from engine.factory import build_stages
+from app.sources import make_source, parse_size
+from engine.factory import build_stages, with_sources
+from engine.outputs import OUTPUT_ERRORS, OutputConfig, OutputSet, RecordConfig, build_outputs
 from engine.pipeline import Engine
 from engine.session import Session
 from engine.settings import EngineSettings
-from engine.sinks.recorder import Recorder
+from engine.swap.library import SourceLibrary
+from engine.sinks.delay import MAX_DELAY_MS
+from engine.sinks.virtualcam import VirtualCamConfig
 from engine.stats import StatsSnapshot
-from engine.threads import Worker
+from engine.stream import StreamConfig, StreamError, parse_endpoint
 
 log = logging.getLogger(__name__)
 
@@ -29,6 +34,158 @@ def status_line(snap: StatsSnapshot) -> str:
     )
 
 
+class OutputUsageError(ValueError):
+    """Output options that make no sense together."""
+
+
+_SETUP_ERRORS: tuple[type[Exception], ...] = (OutputUsageError, *OUTPUT_ERRORS)
+
+
+def _endpoint(text: str) -> tuple[str, int]:
+    try:
+        return parse_endpoint(text)
+    except StreamError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _int_in(low: int, high: int) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        if not text.isdigit() or not low <= int(text) <= high:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number in {low}..{high}")
+        return int(text)
+
+    return parse
+
+
+def _fps(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not 1.0 <= value <= 240.0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a frame rate in 1..240")
+    return value
+
+
+def add_output_options(run: argparse.ArgumentParser) -> None:
+    """`fusecam run` output flags (see docs/outputs.md); `--record` is defined beside."""
+    group = run.add_argument_group("outputs")
+    group.add_argument(
+        "--virtual-cam",
+        nargs="?",
+        const="",
+        metavar="DEVICE",
+        help="send the output to a virtual camera (default device: the first "
+        "free one; Linux: /dev/videoN or N, Windows: 'Unity Video Capture')",
+    )
+    group.add_argument(
+        "--vcam-size",
+        type=parse_size,
+        metavar="WxH",
+        help="virtual camera size (default: the input's)",
+    )
+    group.add_argument(
+        "--vcam-fps",
+        type=_fps,
+        metavar="N",
+        help="virtual camera frame rate (default: the input's)",
+    )
+    group.add_argument(
+        "--vcam-backend",
+        metavar="NAME",
+        help="v4l2loopback, obs or unitycapture (default: the first that works)",
+    )
+    group.add_argument(
+        "--stream",
+        type=_endpoint,
+        metavar="[HOST:]PORT",
+        help="serve MJPEG at http://HOST:PORT/stream.mjpg (host default "
+        "127.0.0.1; any other host needs --token)",
+    )
+    group.add_argument(
+        "--token",
+        metavar="T",
+        help="access token the stream's clients must send (?token=T, "
+        "'Authorization: Bearer T' or 'X-Fusecam-Token: T')",
+    )
+    group.add_argument(
+        "--jpeg-quality",
+        type=_int_in(1, 100),
+        default=80,
+        metavar="Q",
+        help="stream JPEG quality 1..100 (default 80)",
+    )
+    group.add_argument(
+        "--record-side-by-side",
+        action="store_true",
+        help="record input and output side by side (with --record)",
+    )
+    group.add_argument(
+        "--delay-ms",
+        type=_int_in(0, MAX_DELAY_MS),
+        default=0,
+        metavar="N",
+        help="show each frame N ms after capture on every output (not the "
+        "preview), to match audio delayed by N ms in OBS",
+    )
+
+
+def output_config(args: argparse.Namespace) -> OutputConfig:
+    """The outputs `fusecam run` was asked for; raises on options that need another one."""
+    needs = [
+        (
+            args.vcam_size or args.vcam_fps or args.vcam_backend,
+            args.virtual_cam,
+            "--vcam-size/--vcam-fps/--vcam-backend need --virtual-cam",
+        ),
+        (args.token, args.stream, "--token needs --stream"),
+        (args.record_side_by_side, args.record, "--record-side-by-side needs --record"),
+    ]
+    for given, required, message in needs:
+        if given and required is None:
+            raise OutputUsageError(message)
+    vcam = None
+    if args.virtual_cam is not None:
+        vcam = VirtualCamConfig(
+            size=args.vcam_size,
+            fps=args.vcam_fps,
+            device=args.virtual_cam or None,
+            backend=args.vcam_backend,
+        )
+    stream = None
+    if args.stream is not None:
+        host, port = args.stream
+        stream = StreamConfig(host=host, port=port, token=args.token, quality=args.jpeg_quality)
+    record = None
+    if args.record is not None:
+        record = RecordConfig(Path(args.record), side_by_side=args.record_side_by_side)
+    return OutputConfig(virtual_cam=vcam, stream=stream, record=record, delay_ms=args.delay_ms)
+
+
+def describe_outputs(outputs: OutputSet) -> list[str]:
+    lines = []
+    if outputs.virtual_cam is not None and outputs.virtual_cam.info is not None:
+        lines.append(f"virtual camera: {outputs.virtual_cam.info.describe()}")
+    if outputs.stream is not None:
+        server = outputs.stream
+        lines.append(f"stream: {server.url}  (snapshot: {server.snapshot_url})")
+        if server.config.exposed:
+            lines.append(
+                f"stream: listening on {server.config.host}, reachable from the network; "
+                "use this computer's address from other machines, and every client must "
+                "send the token (?token=, 'Authorization: Bearer' or 'X-Fusecam-Token')"
+            )
+    if outputs.recorder is not None:
+        side = " (input and output side by side)" if outputs.recorder.side_by_side else ""
+        lines.append(f"recording to {outputs.recorder.path}{side}")
+    if outputs.delay.delay_ms:
+        lines.append(
+            f"outputs show each frame {outputs.delay.delay_ms} ms after capture "
+            "(delay the audio by the same amount; the preview stays live)"
+        )
+    return lines
+
+
 def run(args: argparse.Namespace, settings: EngineSettings) -> int:
     errors: list[str] = []
     lock = threading.Lock()
@@ -38,24 +195,42 @@ def run(args: argparse.Namespace, settings: EngineSettings) -> int:
             errors.append(f"{where}: {exc}")
         print(f"fusecam: {where}: {exc}", file=sys.stderr)
 
+    try:
+        wanted = output_config(args)  # option mistakes fail before any device or model opens
+    except _SETUP_ERRORS as exc:
+        print(f"fusecam: error: {exc}", file=sys.stderr)
+        return 2
     source = make_source(args, size=args.size, loop=args.frames is not None)
     source.on_error = on_error
     source.max_frames = args.frames
     info = source.open()
-    stages = build_stages(settings, args.source)
+    library = SourceLibrary()
+    settings = with_sources(settings, library, args.source or ())
+    stages = build_stages(settings, library=library)
     engine = Engine(stages, settings, on_error=on_error)
-    sinks: list[Worker] = []
-    if args.record is not None:
-        sinks.append(Recorder(engine, args.record, info.fps, on_error=on_error))
-    session = Session(source, engine, sinks)
+    try:
+        outputs = build_outputs(
+            engine,
+            wanted,
+            input_size=(info.width, info.height),
+            input_fps=info.fps,
+            on_error=on_error,
+        )
+    except _SETUP_ERRORS as exc:
+        print(f"fusecam: error: {exc}", file=sys.stderr)
+        return 2
+    session = Session(source, engine)
     print(
         f"fusecam: input {info.kind} {info.name} {info.width}x{info.height} @ {info.fps:.1f} fps",
         file=sys.stderr,
     )
+    for line in describe_outputs(outputs):
+        print(f"fusecam: {line}", file=sys.stderr)
     show_preview = not args.no_preview
     if show_preview and not has_display():
         print("fusecam: no display found; running without a preview window", file=sys.stderr)
         show_preview = False
+    outputs.start()
     session.start()
     try:
         if show_preview:
@@ -68,12 +243,14 @@ def run(args: argparse.Namespace, settings: EngineSettings) -> int:
         pass
     finally:
         session.stop()
+        recorder, cam = outputs.recorder, outputs.virtual_cam
+        outputs.stop()  # after the engine, as the shutdown order asks
     print(f"fusecam: {status_line(engine.stats.snapshot())}", file=sys.stderr)
-    if args.record is not None:
-        recorder = sinks[0]
-        assert isinstance(recorder, Recorder)
-        print(f"fusecam: recorded {recorder.frames} frames to {args.record}", file=sys.stderr)
-    fatal = engine.error or source.error or next((s.error for s in sinks if s.error), None)
+    if cam is not None:
+        print(f"fusecam: sent {cam.frames} frames to the virtual camera", file=sys.stderr)
+    if recorder is not None:
+        print(f"fusecam: recorded {recorder.written} frames to {recorder.path}", file=sys.stderr)
+    fatal = engine.error or source.error or next(iter(outputs.errors), None)
     return 1 if fatal is not None else 0
 
 

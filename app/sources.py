@@ -47,23 +47,22 @@ def make_source(
     fall_back_to_demo: bool = True,
 ) -> FrameSource:
     """Camera, file or demo as asked; with none asked, camera 0 or else the demo."""
-    common: dict[str, object] = {"size": size, "lockstep": lockstep}
     if getattr(args, "demo", False):
-        return DemoSource(realtime=realtime, **common)
+        return DemoSource(realtime=realtime, size=size, lockstep=lockstep)
     path: Path | None = getattr(args, "input", None)
     if path is not None:
         if path.suffix.lower() in IMAGE_SUFFIXES:
-            return ImageSource(path, realtime=realtime, **common)
-        return VideoFileSource(path, realtime=realtime, loop=loop, **common)
+            return ImageSource(path, realtime=realtime, size=size, lockstep=lockstep)
+        return VideoFileSource(path, realtime=realtime, loop=loop, size=size, lockstep=lockstep)
     camera = getattr(args, "camera", None)
     if camera is not None:
-        return CameraSource(camera, **common)
+        return CameraSource(camera, size=size, lockstep=lockstep)
     try:
-        source = CameraSource(0, **common)
+        source = CameraSource(0, size=size, lockstep=lockstep)
         source.open()
         return source
     except SourceError as exc:
         if not fall_back_to_demo:
             raise
         log.warning("%s; using the bundled demo source instead", exc)
-        return DemoSource(realtime=realtime, **common)
+        return DemoSource(realtime=realtime, size=size, lockstep=lockstep)

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import resource
 import sys
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from engine.factory import providers_of
+from engine.packet import FramePacket
 from engine.pipeline import Engine
 from engine.session import Session
 from engine.settings import EngineSettings
@@ -44,17 +46,28 @@ def _run_once(
     total = config.frames + config.warmup
     source.max_frames = total
     session = Session(source, engine)
+    # Warm-up frames (first inferences, caches) are processed but not counted. The reset
+    # runs on the engine thread right after the last warm-up frame: resetting from here
+    # instead would race the engine and lose a varying number of measured frames.
+    warm = threading.Event()
+    mark: dict[str, float] = {}
+
+    def end_warmup(_packet: FramePacket) -> None:
+        if not warm.is_set() and engine.frames_published >= config.warmup:
+            engine.stats.reset()
+            mark["drops"] = engine.input.drops
+            mark["started"] = time.monotonic()
+            warm.set()
+
+    engine.add_listener(end_warmup)
     session.start()
     try:
-        # Warm-up frames (first inferences, caches) are processed but not counted.
-        session.wait_frames(config.warmup, timeout=120)
-        engine.stats.reset()
-        drops_before = engine.input.drops
-        started = time.monotonic()
+        warm.wait(timeout=120)
         session.wait_source_drained(timeout=max(60.0, config.frames))
-        elapsed = time.monotonic() - started
+        elapsed = time.monotonic() - mark.get("started", time.monotonic())
     finally:
         session.stop()
+    drops_before = int(mark.get("drops", engine.input.drops))
     snap = engine.stats.snapshot()
     assert source.info is not None
     return {

@@ -1,19 +1,63 @@
-"""Builds the stage list the engine runs, from settings and the chosen source faces."""
+"""Builds the stage list the engine runs, and loads the chosen source faces."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from pathlib import Path
 
+from engine.face.analyzer import FaceAnalyzer
+from engine.face.fit import FaceFitter
+from engine.face.tracker import FaceTracker
+from engine.paths import DEFAULT_SOURCE_FACE
 from engine.settings import EngineSettings
 from engine.stages.base import Stage
-from engine.stages.passthrough import PassThrough
+from engine.stages.composite import CompositeStage
+from engine.stages.detect import DetectStage
+from engine.stages.fit import FitStage
+from engine.stages.landmarks import LandmarkStage
+from engine.stages.overlay import OverlayStage
+from engine.stages.swap import SwapStage
+from engine.swap.library import SourceLibrary
+from engine.swap.renderer import FaceRenderer
 
 
-def build_stages(settings: EngineSettings, source_faces: Sequence[Path] = ()) -> list[Stage]:
-    """The live pipeline. Until the face stages exist this is a single pass-through."""
-    del settings, source_faces
-    return [PassThrough()]
+def build_stages(
+    settings: EngineSettings,
+    source_faces: Sequence[Path] = (),
+    analyzer: FaceAnalyzer | None = None,
+    library: SourceLibrary | None = None,
+) -> list[Stage]:
+    """The live pipeline: detect-or-track → mesh → fit → swap → composite → overlay.
+
+    `source_faces`, if given, are loaded into the library (so their keys resolve);
+    which one is active is `settings.swap.source_key` (see `with_sources`).
+    """
+    del settings
+    analyzer = analyzer or (library.analyzer if library is not None else FaceAnalyzer.bundled())
+    library = library or SourceLibrary(analyzer)
+    if source_faces:
+        library.load_identity(source_faces)
+    tracker = FaceTracker()
+    fitter = FaceFitter()
+    return [
+        DetectStage(analyzer, tracker),
+        LandmarkStage(analyzer, tracker),
+        FitStage(fitter),
+        SwapStage(library, FaceRenderer(fitter)),
+        CompositeStage(),
+        OverlayStage(),
+    ]
+
+
+def with_sources(
+    settings: EngineSettings, library: SourceLibrary, source_faces: Sequence[Path] = ()
+) -> EngineSettings:
+    """Load the source photos (one person; the bundled sample face when none are given)
+    and make them the active identity."""
+    paths = list(source_faces) or [DEFAULT_SOURCE_FACE]
+    key = library.load_identity(paths).key
+    return dataclasses.replace(settings, swap=dataclasses.replace(settings.swap, source_key=key))
 
 
 def providers_of(stages: Sequence[Stage]) -> list[str]:

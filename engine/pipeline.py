@@ -51,6 +51,9 @@ class Engine(Worker):
         self._listeners: list[FrameListener] = []
         self._listeners_lock = threading.Lock()
         self.stage_errors = 0
+        # Every frame ever published; unlike stats.frames it survives stats.reset(),
+        # so "has the source drained?" stays answerable after a benchmark warm-up.
+        self.frames_published = 0
         self._last_error_log_ns = 0
 
     # --- configuration (any thread) ---------------------------------------------------
@@ -115,6 +118,7 @@ class Engine(Worker):
         result.flags.writeable = False
         packet.published_ns = time.monotonic_ns()
         self.output.publish(packet)
+        self.frames_published += 1
         self.stats.record(packet, float(packet.info.get("processing_ms", 0.0)))
         self.stats.set_dropped(self.input.drops)
         with self._listeners_lock:
@@ -131,6 +135,12 @@ class Engine(Worker):
             if packet is None:
                 continue
             self.publish(self.process(packet))
+
+    def start(self) -> None:
+        # stop() closed the input; a restarted engine would otherwise spin on it.
+        if not self.alive:
+            self.input.reopen()
+        super().start()
 
     def _on_stop(self) -> None:
         self.input.close()

@@ -44,8 +44,8 @@ class Session:
     def wait_frames(self, count: int, timeout: float | None = None) -> bool:
         """Block until `count` frames were published, or the source ended and drained."""
         deadline = None if timeout is None else time.monotonic() + timeout
-        while self.engine.stats.frames < count:
-            if self.source.finished and self.engine.stats.frames >= self.source.frames_read:
+        while self.engine.frames_published < count:
+            if self.source.finished and self.engine.frames_published >= self.source.frames_read:
                 return False
             if self.engine.error is not None or self.source.error is not None:
                 return False
@@ -58,7 +58,7 @@ class Session:
         """Block until the source ended and every frame it read was published or dropped."""
         deadline = None if timeout is None else time.monotonic() + timeout
         while True:
-            handled = self.engine.stats.frames + self.engine.input.drops
+            handled = self.engine.frames_published + self.engine.input.drops
             if self.source.finished and handled >= self.source.frames_read:
                 return True
             if self.engine.error is not None or not self.engine.alive:

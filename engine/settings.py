@@ -57,6 +57,11 @@ class SwapSettings:
     shape_alpha: float = 0.5  # how far the face shape moves toward the source
     face_selection: FaceSelection = "main"
     keep_mouth_interior: bool = True
+    # Content-hash key of the active source face in the SourceLibrary (None: no swap).
+    source_key: str | None = None
+    # "map" mode: source keys assigned to the faces from left to right.
+    source_keys: tuple[str, ...] = ()
+    swapper: str = "builtin"  # "builtin" mesh swapper, or a neural model family name
 
     def __post_init__(self) -> None:
         _check(0.0 <= self.alpha <= 1.0, "alpha must be in [0, 1]")
@@ -90,6 +95,35 @@ class EnhancerSettings:
 class OutputSettings:
     mirror: bool = False
     debug_overlay: bool = False
+    # A visible "SYNTHETIC" badge drawn on the output (every sink sees it): responsible use.
+    synthetic_label: bool = False
+
+
+ExecutionProvider = Literal["auto", "cuda", "tensorrt", "coreml", "directml", "openvino", "cpu"]
+EXECUTION_PROVIDERS: tuple[str, ...] = (
+    "auto", "cuda", "tensorrt", "coreml", "directml", "openvino", "cpu",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ModelSettings:
+    """Neural model choices (engine.models / engine.neural). Changing them means building
+    the neural stages again (sessions are created once, never per frame)."""
+
+    # "auto" prefers CUDA, CoreML, DirectML, OpenVINO, then CPU; TensorRT only when chosen.
+    provider: ExecutionProvider = "auto"
+    swapper_model: str = "inswapper_128"  # a manifest name of family "inswapper"
+    recognition_model: str = "w600k_r50"  # a manifest name of family "arcface"
+    # Enhancer for EnhancerSettings.mode == "neural": a registered model name
+    # (`fusecam models add`) or a path to a GFPGAN-style .onnx; "" = none chosen.
+    enhancer_model: str = ""
+    io_binding: bool = True  # on CUDA/TensorRT only; ignored on CPU
+    prefer_fp16: bool = True  # use a manifest's fp16 variant on GPU when it is present
+
+    def __post_init__(self) -> None:
+        _check(self.provider in EXECUTION_PROVIDERS, f"unknown provider {self.provider!r}")
+        _check(bool(self.swapper_model), "swapper_model must name a model")
+        _check(bool(self.recognition_model), "recognition_model must name a model")
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,3 +134,4 @@ class EngineSettings:
     compositor: CompositorSettings = field(default_factory=CompositorSettings)
     enhancer: EnhancerSettings = field(default_factory=EnhancerSettings)
     output: OutputSettings = field(default_factory=OutputSettings)
+    models: ModelSettings = field(default_factory=ModelSettings)

@@ -54,6 +54,11 @@ class LatestSlot(Generic[T]):
             self._closed = True
             self._cond.notify_all()
 
+    def reopen(self) -> None:
+        """Accept gets again after `close` (a restarted consumer)."""
+        with self._cond:
+            self._closed = False
+
     @property
     def closed(self) -> bool:
         return self._closed

@@ -9,14 +9,27 @@ from __future__ import annotations
 
 import threading
 from collections import deque
+from typing import Protocol
 
 from engine.packet import FramePacket
-from engine.pipeline import Engine
+from engine.pipeline import FrameListener
+from engine.slots import DoubleBuffer
 from engine.threads import ErrorCallback, Worker
 
 
+class FrameFeed(Protocol):
+    """What sinks read: the engine itself, or a delay line that republishes its frames."""
+
+    @property
+    def output(self) -> DoubleBuffer[FramePacket]: ...
+
+    def add_listener(self, listener: FrameListener) -> None: ...
+
+    def remove_listener(self, listener: FrameListener) -> None: ...
+
+
 class LatestSink(Worker):
-    def __init__(self, name: str, engine: Engine, on_error: ErrorCallback | None = None) -> None:
+    def __init__(self, name: str, engine: FrameFeed, on_error: ErrorCallback | None = None) -> None:
         super().__init__(name, on_error)
         self.engine = engine
         self.frames = 0
@@ -48,7 +61,7 @@ class QueueSink(Worker):
     def __init__(
         self,
         name: str,
-        engine: Engine,
+        engine: FrameFeed,
         backlog: int = 32,
         on_error: ErrorCallback | None = None,
     ) -> None:
@@ -75,6 +88,8 @@ class QueueSink(Worker):
             self._cond.notify()
 
     def start(self) -> None:
+        if self.alive:  # a second start must not subscribe twice (every frame written twice)
+            return
         self.engine.add_listener(self._offer)
         super().start()
 

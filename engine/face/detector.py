@@ -1,0 +1,144 @@
+"""BlazeFace face detection on onnxruntime: letterbox, decode anchors, weighted NMS."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from engine.face.anchors import FULL_RANGE, SHORT_RANGE, AnchorSpec
+from engine.faces import Detection
+from engine.onnx_session import LoadedModel
+from engine.types import Frame
+
+# Both BlazeFace heads: 16 values per anchor = box (cx, cy, w, h) + 6 keypoints (x, y).
+_NUM_KEYPOINTS = 6
+_NMS_IOU = 0.3  # MediaPipe's min_suppression_threshold for face detection
+
+
+@dataclass(frozen=True, slots=True)
+class Letterbox:
+    """How a frame was fitted into the square model input (to map results back)."""
+
+    scale: float  # model pixels per frame pixel
+    pad_x: float  # model pixels of padding on the left
+    pad_y: float
+
+    def to_frame(self, xy: NDArray[np.float32], size: int) -> NDArray[np.float32]:
+        """Normalised model coordinates → frame pixels."""
+        out = np.empty_like(xy)
+        out[..., 0] = (xy[..., 0] * size - self.pad_x) / self.scale
+        out[..., 1] = (xy[..., 1] * size - self.pad_y) / self.scale
+        return out
+
+
+def letterbox(frame: Frame, size: int) -> tuple[NDArray[np.float32], Letterbox]:
+    """Resize keeping the aspect ratio, pad to a square, RGB in [-1, 1], NHWC batch of 1."""
+    h, w = frame.shape[:2]
+    scale = size / max(h, w)
+    nw, nh = max(1, round(w * scale)), max(1, round(h * scale))
+    small = cv2.resize(frame, (nw, nh), interpolation=cv2.INTER_AREA)
+    pad_x, pad_y = (size - nw) // 2, (size - nh) // 2
+    square = cv2.copyMakeBorder(
+        small, pad_y, size - nh - pad_y, pad_x, size - nw - pad_x, cv2.BORDER_CONSTANT, value=0
+    )
+    rgb = cv2.cvtColor(square, cv2.COLOR_BGR2RGB)
+    tensor = rgb.astype(np.float32) * (2.0 / 255.0) - 1.0
+    return tensor[None], Letterbox(scale, float(pad_x), float(pad_y))
+
+
+def weighted_nms(
+    boxes: NDArray[np.float32], keypoints: NDArray[np.float32], scores: NDArray[np.float32]
+) -> list[tuple[NDArray[np.float32], NDArray[np.float32], float]]:
+    """MediaPipe's WEIGHTED suppression: overlapping candidates are averaged by score,
+    which steadies the box far more than keeping only the best candidate."""
+    order = np.argsort(-scores)
+    boxes, keypoints, scores = boxes[order], keypoints[order], scores[order]
+    remaining = np.arange(len(scores))
+    results = []
+    while remaining.size:
+        top = boxes[remaining[0]]
+        cand = boxes[remaining]
+        ix0 = np.maximum(top[0], cand[:, 0])
+        iy0 = np.maximum(top[1], cand[:, 1])
+        ix1 = np.minimum(top[2], cand[:, 2])
+        iy1 = np.minimum(top[3], cand[:, 3])
+        inter = np.clip(ix1 - ix0, 0, None) * np.clip(iy1 - iy0, 0, None)
+        area_top = (top[2] - top[0]) * (top[3] - top[1])
+        areas = (cand[:, 2] - cand[:, 0]) * (cand[:, 3] - cand[:, 1])
+        iou = inter / np.maximum(area_top + areas - inter, 1e-9)
+        group = remaining[iou > _NMS_IOU]
+        weights = scores[group] / scores[group].sum()
+        box = (boxes[group] * weights[:, None]).sum(axis=0)
+        kps = (keypoints[group] * weights[:, None, None]).sum(axis=0)
+        results.append((box.astype(np.float32), kps.astype(np.float32), float(scores[group[0]])))
+        remaining = remaining[iou <= _NMS_IOU]
+    return results
+
+
+class BlazeFaceDetector:
+    """One BlazeFace model (short range 128 px or full range 192 px)."""
+
+    def __init__(self, model: LoadedModel, spec: AnchorSpec) -> None:
+        self.model = model
+        self.spec = spec
+        self.anchors = spec.generate()
+        inputs = model.session.get_inputs()
+        self._input_name = inputs[0].name
+        self._nchw = inputs[0].shape[1] == 3
+        outputs = model.session.get_outputs()
+        # Identify the heads by their last dimension, not by converter-given names.
+        self._box_index = next(i for i, o in enumerate(outputs) if o.shape[-1] == 16)
+        self._score_index = next(i for i, o in enumerate(outputs) if o.shape[-1] == 1)
+
+    @classmethod
+    def short_range(cls, model: LoadedModel) -> BlazeFaceDetector:
+        return cls(model, SHORT_RANGE)
+
+    @classmethod
+    def full_range(cls, model: LoadedModel) -> BlazeFaceDetector:
+        return cls(model, FULL_RANGE)
+
+    def detect(
+        self, frame: Frame, score_threshold: float = 0.5, min_face_px: float = 0.0
+    ) -> list[Detection]:
+        size = self.spec.input_size
+        tensor, box = letterbox(frame, size)
+        if self._nchw:
+            tensor = np.ascontiguousarray(tensor.transpose(0, 3, 1, 2))
+        outputs = self.model.session.run(None, {self._input_name: tensor})
+        raw = outputs[self._box_index].reshape(-1, 16)
+        logits = outputs[self._score_index].reshape(-1)
+        scores = 1.0 / (1.0 + np.exp(-np.clip(logits, -80.0, 80.0)))
+        keep = np.flatnonzero(scores >= score_threshold)
+        if keep.size == 0:
+            return []
+        raw, scores, anchors = raw[keep] / size, scores[keep], self.anchors[keep]
+        centre = raw[:, 0:2] + anchors
+        half = raw[:, 2:4] / 2
+        corners = np.stack([centre - half, centre + half], axis=1)  # (n, 2, 2) normalised
+        kps = raw[:, 4:].reshape(-1, _NUM_KEYPOINTS, 2) + anchors[:, None, :]
+        corners_px = box.to_frame(corners, size).reshape(-1, 4)
+        kps_px = box.to_frame(kps, size)
+        detections = []
+        for b, k, s in weighted_nms(corners_px, kps_px, scores.astype(np.float32)):
+            if b[2] - b[0] >= min_face_px:
+                detections.append(Detection(b, k, s))
+        return detections
+
+
+def main_face_index(detections: list[Detection], frame_size: tuple[int, int]) -> int:
+    """The face a single-face swap should use: large, confident and near the centre."""
+    w, h = frame_size
+    diag = float(np.hypot(w, h))
+    best, best_score = 0, -np.inf
+    for i, d in enumerate(detections):
+        cx, cy = d.center
+        size = d.width / max(w, 1)
+        closeness = 1.0 - float(np.hypot(cx - w / 2, cy - h / 2)) / (diag / 2)
+        value = 2.0 * size + 0.5 * d.score + 0.5 * closeness
+        if value > best_score:
+            best, best_score = i, value
+    return best

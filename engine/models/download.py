@@ -1,0 +1,207 @@
+"""Downloading a model the user asked for: resumable, verified, then renamed into place.
+
+Bytes go to `FILE.part` (resumed with an HTTP Range request when it exists), are hashed
+while they arrive, and the file is renamed to its final name only when the SHA-256 matches
+the hash pinned in the manifest. A mismatch deletes the `.part` file and says so. Nothing
+here runs unless a caller asks for a specific model; there is no background fetching.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import http.client
+import logging
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.error import HTTPError, URLError
+from urllib.request import Request, urlopen
+
+from engine.models.errors import (
+    ChecksumMismatch,
+    DownloadCancelled,
+    DownloadError,
+    LicenceNotAccepted,
+)
+from engine.models.hashing import CancelCheck, ProgressCallback, write_stamp
+from engine.models.manifest import ModelSpec
+from engine.models.store import ModelStore
+
+log = logging.getLogger(__name__)
+
+USER_AGENT = "fusecam-model-manager/0.1"
+CHUNK_BYTES = 256 * 1024
+_CONTENT_RANGE = re.compile(r"bytes (\d+)-(\d+)/(\d+|\*)")
+
+
+@dataclass(frozen=True, slots=True)
+class DownloadResult:
+    name: str
+    path: Path
+    already_present: bool  # the file was there (downloaded before or placed by hand)
+    url: str | None = None
+    bytes_fetched: int = 0
+    resumed_from: int = 0
+
+
+class _Interrupted(Exception):
+    """This URL failed; `retry` says whether asking the same URL again may help."""
+
+    def __init__(self, message: str, *, retry: bool = True) -> None:
+        super().__init__(message)
+        self.retry = retry
+
+
+def needs_licence_acceptance(spec: ModelSpec) -> bool:
+    return bool(spec.notice) and spec.downloadable
+
+
+def download_model(
+    store: ModelStore,
+    name: str,
+    *,
+    accept_licence: bool = False,
+    progress: ProgressCallback | None = None,
+    cancel: CancelCheck | None = None,
+    urls: tuple[str, ...] | None = None,
+    retries: int = 2,
+    timeout_s: float = 30.0,
+) -> DownloadResult:
+    """Fetch `name` into the user's models folder (only `name`; see store.requirements).
+
+    `accept_licence` must be True for a model with a licence notice: the caller confirms
+    the user was shown `spec.notice`. `progress(done, total)` is called from this thread;
+    `cancel()` is polled between chunks and raises DownloadCancelled, keeping the `.part`
+    file for a later resume. `urls` overrides the manifest's mirrors (the hash still rules).
+    """
+    spec = store.spec(name)
+    if spec.bundled:
+        raise DownloadError(f"model {name!r} is bundled with Fusecam; nothing to download")
+    if spec.user_supplied:
+        raise DownloadError(f"model {name!r} is user supplied; there is nothing to download")
+    final = store.path_of(spec)
+    if final.is_file():
+        status = store.verify(name, cancel=cancel)
+        if status.state == "ready":
+            return DownloadResult(name, final, already_present=True)
+        log.warning("model %s: %s; downloading a fresh copy", name, status.detail)
+    mirrors = tuple(urls) if urls else spec.urls
+    if not mirrors:
+        raise DownloadError(
+            f"model {name!r} has no download URL; place {spec.file} "
+            f"(SHA-256 {spec.sha256}) in {store.models_dir}"
+        )
+    if needs_licence_acceptance(spec) and not accept_licence:
+        raise LicenceNotAccepted(
+            f"model {name!r}: show the licence notice and confirm it first ({spec.licence})"
+        )
+    store.models_dir.mkdir(parents=True, exist_ok=True)
+    part = store.part_path(spec)
+    failures: list[str] = []
+    for url in mirrors:
+        for attempt in range(retries + 1):
+            resumed_from = part.stat().st_size if part.is_file() else 0
+            try:
+                fetched = _fetch(
+                    url, part, spec, progress=progress, cancel=cancel, timeout_s=timeout_s
+                )
+            except _Interrupted as exc:
+                failures.append(f"{url}: {exc}")
+                log.info("model %s: attempt %d from %s failed: %s", name, attempt + 1, url, exc)
+                if exc.retry:
+                    continue
+                break
+            digest = _sha256_of(part)
+            if digest != spec.sha256:
+                part.unlink(missing_ok=True)
+                failures.append(f"{url}: SHA-256 {digest} instead of {spec.sha256}")
+                if len(mirrors) == 1:
+                    raise ChecksumMismatch(
+                        f"model {name!r}: the file from {url} has SHA-256 {digest}, expected "
+                        f"{spec.sha256}; it was deleted. The mirror serves a different or "
+                        "damaged file; try again later, another --url, or place the file by hand"
+                    )
+                break  # a bad mirror: next URL, from scratch
+            os.replace(part, final)
+            write_stamp(final, digest)
+            return DownloadResult(name, final, False, url, fetched, resumed_from)
+    kept = f"; {part.stat().st_size} bytes kept in {part} to resume" if part.is_file() else ""
+    raise DownloadError(f"model {name!r} could not be downloaded{kept}: " + "; ".join(failures))
+
+
+def _sha256_of(path: Path) -> str:
+    # Hashing after the fact keeps the resume logic simple; the file is in the page cache.
+    with path.open("rb") as handle:
+        return hashlib.file_digest(handle, "sha256").hexdigest()
+
+
+def _fetch(
+    url: str,
+    part: Path,
+    spec: ModelSpec,
+    *,
+    progress: ProgressCallback | None,
+    cancel: CancelCheck | None,
+    timeout_s: float,
+) -> int:
+    """Append the rest of `url` to `part`; returns bytes received. Raises _Interrupted."""
+    offset = part.stat().st_size if part.is_file() else 0
+    if spec.size_bytes is not None and offset > spec.size_bytes:
+        part.unlink()  # longer than the model can be: not ours to resume
+        offset = 0
+    request = Request(url, headers={"User-Agent": USER_AGENT, "Accept-Encoding": "identity"})
+    if offset:
+        request.add_header("Range", f"bytes={offset}-")
+    try:
+        response = urlopen(request, timeout=timeout_s)
+    except HTTPError as exc:
+        if exc.code == 416 and offset:
+            return 0  # the server has nothing past our offset: the .part is complete
+        # 4xx means this URL will not work however often we ask (timeouts/limits aside).
+        retry = exc.code >= 500 or exc.code in (408, 429)
+        raise _Interrupted(f"HTTP {exc.code} {exc.reason}", retry=retry) from None
+    except (URLError, OSError, http.client.HTTPException) as exc:
+        raise _Interrupted(str(getattr(exc, "reason", exc))) from None
+    with response:
+        start = offset
+        if offset and response.status == 206:
+            match = _CONTENT_RANGE.match(response.headers.get("Content-Range", ""))
+            if match is None or int(match.group(1)) != offset:
+                raise _Interrupted("server answered the resume with the wrong byte range")
+        elif response.status == 200:
+            start = 0  # no range support: start over
+        else:
+            raise _Interrupted(f"unexpected HTTP status {response.status}")
+        length = response.headers.get("Content-Length")
+        expected = int(length) if length and length.isdigit() else None
+        total = start + expected if expected is not None else spec.size_bytes
+        limit = 2 * spec.size_bytes if spec.size_bytes else None
+        received = 0
+        with part.open("r+b" if start else "wb") as out:
+            out.seek(start)
+            out.truncate()
+            done = start
+            if progress is not None:
+                progress(done, total)
+            while True:
+                if cancel is not None and cancel():
+                    raise DownloadCancelled(
+                        f"download of {spec.name!r} cancelled; {done} bytes kept in {part}"
+                    )
+                try:
+                    chunk = response.read(CHUNK_BYTES)
+                except (OSError, http.client.HTTPException) as exc:
+                    raise _Interrupted(f"connection lost after {done} bytes ({exc!r})") from None
+                if not chunk:
+                    break
+                out.write(chunk)
+                received += len(chunk)
+                done += len(chunk)
+                if progress is not None:
+                    progress(done, total)
+                if limit is not None and done > limit:
+                    raise _Interrupted(f"server sent more than {limit} bytes")
+        if expected is not None and received < expected:
+            raise _Interrupted(f"connection closed after {done} of {total} bytes")
+    return received

@@ -1,0 +1,132 @@
+"""Models the user supplies by path (e.g. a GFPGAN ONNX they converted themselves).
+
+No publisher states a SHA-256 for such files, so nothing is pinned: the hash recorded at
+registration only detects later changes. They are always reported as "user supplied,
+unverified". The registry is a small JSON file in the user's models folder.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import time
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from engine.models.errors import ManifestError, ModelError
+from engine.models.hashing import sha256_file
+from engine.models.manifest import ModelSpec
+
+if TYPE_CHECKING:
+    from engine.models.store import ModelStore
+
+USER_REGISTRY = "user_models.json"
+USER_LICENCE = "unknown (user supplied)"
+USER_NOTICE = (
+    "User-supplied model: Fusecam did not download this file and cannot check where it "
+    "came from. Its licence is whatever its publisher set (GFPGAN code is Apache-2.0; "
+    "check the weights' own terms)."
+)
+
+
+def _entry_to_spec(entry: Mapping[str, Any], registry: Path) -> ModelSpec:
+    try:
+        path = Path(str(entry["path"]))
+        return ModelSpec(
+            name=str(entry["name"]),
+            file=path.name,
+            sha256=str(entry["sha256"]),
+            size_bytes=int(entry["size_bytes"]),
+            licence=USER_LICENCE,
+            notice=USER_NOTICE,
+            family=str(entry["family"]),
+            source=f"registered by the user from {path}",
+            user_supplied=True,
+            local_path=path,
+            raw=dict(entry),
+        )
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ManifestError(f"{registry}: bad user model entry {dict(entry)!r}: {exc}") from None
+
+
+def _read(registry: Path) -> list[dict[str, Any]]:
+    if not registry.is_file():
+        return []
+    try:
+        data = json.loads(registry.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ManifestError(f"user model registry {registry} cannot be read: {exc}") from None
+    entries = data.get("models") if isinstance(data, dict) else None
+    if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
+        raise ManifestError(f"user model registry {registry}: 'models' must be a list")
+    return entries
+
+
+def load_user_specs(registry: Path) -> tuple[ModelSpec, ...]:
+    return tuple(_entry_to_spec(e, registry) for e in _read(registry))
+
+
+def unchanged_since_registration(spec: ModelSpec) -> bool:
+    """True when a user-supplied file still has the size and mtime it was registered with."""
+    if spec.local_path is None:
+        return False
+    try:
+        stat = spec.local_path.stat()
+    except OSError:
+        return False
+    return bool(
+        spec.raw.get("size_bytes") == stat.st_size and spec.raw.get("mtime_ns") == stat.st_mtime_ns
+    )
+
+
+def default_user_name(path: Path) -> str:
+    stem = re.sub(r"[^a-z0-9_.-]+", "-", path.stem.lower()).strip("-.") or "model"
+    return f"user-{stem}"[:64]
+
+
+def register_user_model(
+    store: ModelStore, path: Path, family: str, name: str | None = None
+) -> ModelSpec:
+    """Check `path` fits `family`'s signature, record its hash, and make it resolvable."""
+    # engine.neural builds on engine.models; importing it at module level would be circular.
+    from engine.neural.signature import check_signature  # noqa: PLC0415
+
+    path = path.expanduser().resolve()
+    if not path.is_file():
+        raise ModelError(f"{path}: no such model file")
+    name = name or default_user_name(path)
+    manifest = store.manifest
+    if name in manifest and not manifest.get(name).user_supplied:
+        raise ModelError(f"name {name!r} belongs to a manifest model; choose another --name")
+    check_signature(path, family)
+    digest = sha256_file(path)
+    entry = {
+        "name": name,
+        "path": str(path),
+        "family": family,
+        "sha256": digest,
+        "size_bytes": path.stat().st_size,
+        # Size and mtime let later starts trust the file without hashing it again, and
+        # nothing is written beside the user's own file.
+        "mtime_ns": path.stat().st_mtime_ns,
+        "registered": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+    }
+    spec = _entry_to_spec(entry, store.user_registry)  # validates before anything is written
+    entries = [e for e in _read(store.user_registry) if e.get("name") != name]
+    entries.append(entry)
+    store.models_dir.mkdir(parents=True, exist_ok=True)
+    tmp = store.user_registry.with_suffix(".tmp")
+    tmp.write_text(json.dumps({"models": entries}, indent=2) + "\n", encoding="utf-8")
+    os.replace(tmp, store.user_registry)
+    return spec
+
+
+def unregister_user_model(store: ModelStore, name: str) -> bool:
+    entries = _read(store.user_registry)
+    kept = [e for e in entries if e.get("name") != name]
+    if len(kept) == len(entries):
+        return False
+    store.user_registry.write_text(json.dumps({"models": kept}, indent=2) + "\n", "utf-8")
+    return True

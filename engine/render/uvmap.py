@@ -1,0 +1,50 @@
+"""The mesh's texture space: a static per-texel triangle map, built once per process."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from engine.face.mesh import topology
+from engine.render.raster import interpolate, rasterize
+
+TEXTURE_SIZE = 512
+
+
+@dataclass(frozen=True)
+class UvMap:
+    size: int
+    tri_id: NDArray[np.int32]  # size×size, −1 outside the face
+    bary: NDArray[np.float32]  # size×size×3
+    covered: NDArray[np.bool_]
+
+    def interpolate(self, attrs: NDArray[np.floating]) -> NDArray[np.float32]:
+        """Per-vertex attributes (468×C) spread over texture space (size×size×C)."""
+        return interpolate(self.tri_id, self.bary, topology().triangles, attrs)
+
+
+@lru_cache(maxsize=2)
+def uv_map(size: int = TEXTURE_SIZE) -> UvMap:
+    topo = topology()
+    tri_id, bary = rasterize(topo.uv * size, np.zeros(len(topo.uv)), topo.triangles, (size, size))
+    return UvMap(size, tri_id, bary, tri_id >= 0)
+
+
+def fill_outside(texture: NDArray[np.float32], covered: NDArray[np.bool_]) -> NDArray[np.float32]:
+    """Extend the texture past its covered area (pull from ever-blurrier copies), so that
+    bilinear sampling at triangle edges never picks up black."""
+    out = texture.copy()
+    weight = covered.astype(np.float32)
+    acc = texture * weight[..., None]
+    missing = ~covered
+    for sigma in (2, 6, 18, 54):
+        w = cv2.GaussianBlur(weight, (0, 0), sigma)
+        a = cv2.GaussianBlur(acc, (0, 0), sigma)
+        ok = missing & (w > 1e-3)
+        out[ok] = a[ok] / w[ok][:, None]
+        missing &= ~ok
+    return out

@@ -1,0 +1,38 @@
+"""Detector stage: runs BlazeFace only when tracking needs it, and lists the faces to mesh."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from engine.face.analyzer import FaceAnalyzer, usable_frame
+from engine.face.tracker import FaceTracker
+from engine.faces import Face
+from engine.packet import FramePacket
+from engine.settings import EngineSettings
+
+
+class DetectStage:
+    name: ClassVar[str] = "detector"
+
+    def __init__(self, analyzer: FaceAnalyzer, tracker: FaceTracker) -> None:
+        self.analyzer = analyzer
+        self.tracker = tracker
+        self.providers = analyzer.providers
+
+    def process(self, packet: FramePacket, settings: EngineSettings) -> FramePacket:
+        frame = packet.frame
+        if not usable_frame(frame):
+            self.tracker.reset()
+            packet.faces = []
+            return packet
+        self.tracker.begin_frame()
+        detected = False
+        if self.tracker.needs_detection(settings.detection):
+            detections = self.analyzer.detect(frame, settings.detection)
+            self.tracker.add_detections(
+                detections, (frame.shape[1], frame.shape[0]), settings.detection, settings.tracking
+            )
+            detected = True
+        packet.info["detector_ran"] = detected
+        packet.faces = [Face(t.track_id, t.detection) for t in self.tracker.tracks]
+        return packet

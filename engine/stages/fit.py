@@ -1,0 +1,22 @@
+"""Fitter stage: pose, identity, expression and lighting for every meshed face."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from engine.face.fit import FaceFitter
+from engine.packet import FramePacket
+from engine.settings import EngineSettings
+
+
+class FitStage:
+    name: ClassVar[str] = "fitter"
+
+    def __init__(self, fitter: FaceFitter | None = None) -> None:
+        self.fitter = fitter or FaceFitter()
+
+    def process(self, packet: FramePacket, settings: EngineSettings) -> FramePacket:
+        for face in packet.faces:
+            if face.landmarks is not None:
+                face.fit = self.fitter.fit(packet.frame, face.landmarks)
+        return packet

@@ -1,0 +1,65 @@
+"""Debug overlay stage: face boxes, the mesh and pose axes drawn over the output."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import cv2
+import numpy as np
+
+from engine.face.mesh import topology
+from engine.packet import FramePacket
+from engine.settings import EngineSettings
+
+_AXIS_COLOURS = ((0, 0, 255), (0, 255, 0), (255, 0, 0))  # x red, y green, z blue (BGR)
+
+
+class OverlayStage:
+    name: ClassVar[str] = "overlay"
+
+    def __init__(self) -> None:
+        tris = topology().triangles
+        edges = np.concatenate([tris[:, [0, 1]], tris[:, [1, 2]], tris[:, [2, 0]]])
+        self._edges = np.unique(np.sort(edges, axis=1), axis=0)
+
+    def process(self, packet: FramePacket, settings: EngineSettings) -> FramePacket:
+        if not settings.output.debug_overlay or not packet.faces:
+            return packet
+        out = np.array(packet.result, copy=True)
+        for face in packet.faces:
+            if face.detection is not None:
+                x0, y0, x1, y1 = (int(v) for v in face.detection.box)
+                cv2.rectangle(out, (x0, y0), (x1, y1), (0, 200, 255), 1, cv2.LINE_AA)
+            if face.landmarks is None:
+                continue
+            pts = np.round(face.landmarks[:, :2] * 4).astype(np.int32)  # 2 fractional bits
+            lines = pts[self._edges]
+            cv2.polylines(out, list(lines), False, (90, 220, 90), 1, cv2.LINE_AA, shift=2)
+            if face.fit is not None:
+                pose = face.fit.pose
+                origin = pose.translation[:2]
+                for axis, colour in zip(np.eye(3), _AXIS_COLOURS, strict=True):
+                    tip = origin + pose.scale * (pose.rotation @ axis)[:2]
+                    cv2.line(
+                        out,
+                        tuple(int(v) for v in origin),
+                        tuple(int(v) for v in tip),
+                        colour,
+                        2,
+                        cv2.LINE_AA,
+                    )
+                label = (
+                    f"yaw {pose.yaw_deg:+.0f} pitch {pose.pitch_deg:+.0f} roll {pose.roll_deg:+.0f}"
+                )
+                cv2.putText(
+                    out,
+                    label,
+                    (int(pts[10, 0] / 4) - 80, int(pts[10, 1] / 4) - 12),
+                    cv2.FONT_HERSHEY_SIMPLEX,
+                    0.5,
+                    (255, 255, 255),
+                    1,
+                    cv2.LINE_AA,
+                )
+        packet.output = out
+        return packet

@@ -1,0 +1,81 @@
+"""Swapper stage: renders the active source identity over each selected face."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import numpy as np
+
+from engine.faces import Face
+from engine.packet import FramePacket
+from engine.settings import EngineSettings
+from engine.swap.identity import SourceIdentity
+from engine.swap.library import SourceLibrary
+from engine.swap.renderer import FaceRenderer
+
+# How fast a tracked face's rest shape follows it: slow enough that a held smile or a
+# raised brow stays expression (kept) rather than becoming "shape" (replaced).
+_REST_RATE = 0.02
+
+
+def assign_sources(
+    faces: list[Face], settings: EngineSettings, library: SourceLibrary
+) -> list[tuple[Face, SourceIdentity]]:
+    """Which identity goes on which face, per the face-selection mode."""
+    swap = settings.swap
+    if not faces:
+        return []
+    if swap.face_selection == "map":
+        ordered = sorted(
+            (f for f in faces if f.landmarks is not None),
+            key=lambda f: float(f.landmarks[:, 0].mean()),  # type: ignore[index]
+        )
+        pairs = []
+        for face, key in zip(ordered, swap.source_keys, strict=False):
+            identity = library.get(key)
+            if identity is not None:
+                pairs.append((face, identity))
+        return pairs
+    identity = library.get(swap.source_key)
+    if identity is None:
+        return []
+    chosen = faces if swap.face_selection == "all" else faces[:1]
+    return [(face, identity) for face in chosen]
+
+
+class SwapStage:
+    name: ClassVar[str] = "swapper"
+
+    def __init__(self, library: SourceLibrary, renderer: FaceRenderer | None = None) -> None:
+        self.library = library
+        self.renderer = renderer or FaceRenderer()
+        self._rest: dict[int, np.ndarray] = {}
+
+    def process(self, packet: FramePacket, settings: EngineSettings) -> FramePacket:
+        if not settings.swap.enabled:
+            return packet
+        seen = set()
+        for face, identity in assign_sources(packet.faces, settings, self.library):
+            if face.fit is None:
+                continue
+            seen.add(face.track_id)
+            rest = self._update_rest(face)
+            face.patch = self.renderer.render(
+                packet.frame,
+                face,
+                identity,
+                settings.swap,
+                color_match=settings.compositor.color_match,
+                rest_canonical=rest,
+            )
+        for track_id in set(self._rest) - seen:
+            del self._rest[track_id]
+        return packet
+
+    def _update_rest(self, face: Face) -> np.ndarray:
+        assert face.fit is not None
+        current = face.fit.canonical_landmarks
+        rest = self._rest.get(face.track_id)
+        rest = current.copy() if rest is None else rest + _REST_RATE * (current - rest)
+        self._rest[face.track_id] = rest
+        return rest

@@ -1,0 +1,1 @@
+"""The built-in swap: source identities, shape/texture blending, rendering, compositing."""

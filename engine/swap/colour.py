@@ -1,0 +1,44 @@
+"""Robust skin-colour matching in CIELAB with limited contrast gain.
+
+Plain mean/std transfer breaks between dark and pale skin: a large std ratio stretches
+contrast and turns light eyeshadow into white blotches. Statistics come from skin
+samples only, trimmed, and the gain is clamped.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+F32 = NDArray[np.float32]
+GAIN_LIMITS = (0.8, 1.25)
+
+
+def to_lab(bgr: NDArray[np.floating]) -> F32:
+    shape = bgr.shape
+    flat = np.clip(np.asarray(bgr, np.float32).reshape(-1, 1, 3) / 255.0, 0.0, 1.0)
+    return cv2.cvtColor(flat, cv2.COLOR_BGR2Lab).reshape(shape)
+
+
+def _trimmed_stats(values: F32) -> tuple[F32, F32]:
+    lo, hi = np.percentile(values, [5, 95], axis=0)
+    clipped = np.clip(values, lo, hi)
+    return clipped.mean(axis=0), clipped.std(axis=0) + 1e-3
+
+
+def lab_transfer(source: F32, target: F32) -> tuple[F32, F32]:
+    """Per-channel (scale, offset) in Lab taking source skin samples to the target's."""
+    s_mean, s_std = _trimmed_stats(to_lab(source))
+    t_mean, t_std = _trimmed_stats(to_lab(target))
+    scale = np.clip(t_std / s_std, *GAIN_LIMITS).astype(np.float32)
+    offset = (t_mean - s_mean * scale).astype(np.float32)
+    return scale, offset
+
+
+def apply_lab(image: F32, scale: F32, offset: F32) -> F32:
+    """Apply a Lab (scale, offset) to a BGR float image (0..255)."""
+    lab = cv2.cvtColor(np.clip(image, 0.0, 255.0) * (1.0 / 255.0), cv2.COLOR_BGR2Lab)
+    lab = lab * scale + offset
+    bgr = cv2.cvtColor(lab.astype(np.float32), cv2.COLOR_Lab2BGR)
+    return bgr * 255.0

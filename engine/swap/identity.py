@@ -1,0 +1,112 @@
+"""A source identity (the latent): de-lit texture in mesh texture space, shape and colour.
+
+Built from one or more photos of one person: each photo's face is unwrapped into the
+mesh's texture space, its own lighting divided out with its SH fit, texels the photo
+saw at a grazing angle are filled from the mirrored side, and the photos are averaged.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from engine.face.fit import FaceFitter, vertex_normals
+from engine.face.mesh import topology
+from engine.face.sh import shading
+from engine.render.uvmap import fill_outside, uv_map
+from engine.types import Frame, Landmarks
+
+F32 = NDArray[np.float32]
+_SHADE_RANGE = (0.5, 2.0)  # de-lighting never more than halves or doubles a texel
+_MIRROR_PREFERENCE = 0.05  # the mirrored side only wins where this side was barely seen
+
+
+@dataclass(frozen=True, eq=False)
+class SourceIdentity:
+    key: str
+    name: str
+    paths: tuple[Path, ...]
+    albedo: F32  # T×T×3 BGR 0..255, lighting removed
+    canonical: F32  # 468×3 pose-free shape (canonical units)
+    vertex_albedo: F32  # 468×3 albedo at each vertex (for colour matching)
+    thumbnail: NDArray[np.uint8]
+    warning: str | None = None
+    # What neural swappers need to compute their own embeddings.
+    images: tuple[Frame, ...] = field(default=(), repr=False)
+    landmarks: tuple[Landmarks, ...] = field(default=(), repr=False)
+
+
+@dataclass(frozen=True, eq=False)
+class UnwrappedPhoto:
+    albedo: F32
+    weight: NDArray[np.float32]  # T×T confidence (how squarely the photo saw each texel)
+    canonical: F32
+
+
+def unwrap(image: Frame, landmarks: Landmarks, fitter: FaceFitter) -> UnwrappedPhoto:
+    uvm = uv_map()
+    fit = fitter.fit(image, landmarks)
+    normals = vertex_normals(landmarks, fitter.triangles)
+    vertex_shade = np.clip(shading(normals, fit.lighting), *_SHADE_RANGE)
+    facing = np.clip(-normals[:, 2], 0.0, 1.0)
+    attrs = np.column_stack([landmarks[:, :2], vertex_shade, facing]).astype(np.float32)
+    texel = uvm.interpolate(attrs)
+    texture = cv2.remap(
+        image.astype(np.float32),
+        texel[..., 0],
+        texel[..., 1],
+        cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
+    albedo = texture / np.maximum(texel[..., 2:5], 1e-3)
+    visibility = texel[..., 5] * uvm.covered
+    # Mirror fill: the texture layout is left/right symmetric about u = 0.5.
+    w_own = visibility**4
+    w_mirror = _MIRROR_PREFERENCE * w_own[:, ::-1]
+    total = w_own + w_mirror
+    blended = (albedo * w_own[..., None] + albedo[:, ::-1] * w_mirror[..., None]) / np.maximum(
+        total, 1e-6
+    )[..., None]
+    return UnwrappedPhoto(
+        blended.astype(np.float32), total.astype(np.float32), fit.canonical_landmarks
+    )
+
+
+def combine(photos: list[UnwrappedPhoto]) -> tuple[F32, F32]:
+    """Average several photos' textures (by confidence) and shapes; fill outside the face."""
+    uvm = uv_map()
+    weights = np.stack([p.weight for p in photos])[..., None] + 1e-6
+    albedo = (np.stack([p.albedo for p in photos]) * weights).sum(axis=0) / weights.sum(axis=0)
+    albedo = fill_outside(albedo.astype(np.float32), uvm.covered)
+    canonical = np.mean([p.canonical for p in photos], axis=0).astype(np.float32)
+    return albedo, canonical
+
+
+def vertex_colours(albedo: F32) -> F32:
+    """Albedo sampled at each vertex's texture coordinate."""
+    size = albedo.shape[0]
+    uv = topology().uv * size
+    sampled = cv2.remap(
+        albedo,
+        uv[:, 0:1].copy(),
+        uv[:, 1:2].copy(),
+        cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
+    return sampled.reshape(-1, 3).astype(np.float32)
+
+
+def thumbnail(image: Frame, landmarks: Landmarks, size: int = 128) -> NDArray[np.uint8]:
+    x0, y0 = landmarks[:, :2].min(axis=0)
+    x1, y1 = landmarks[:, :2].max(axis=0)
+    side = max(x1 - x0, y1 - y0) * 1.3
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    scale = size / side
+    m = np.array([[scale, 0, size / 2 - cx * scale], [0, scale, size / 2 - cy * scale]])
+    return cv2.warpAffine(
+        image, m, (size, size), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE
+    )

@@ -1,0 +1,156 @@
+"""Renders a source identity onto a target face: target pose, expression and light.
+
+Per face: blend the shapes, pose the mesh with the target's similarity transform,
+rasterise it over the face's frame region (z-buffered, so a turned head folds
+correctly), look every pixel up in the source's de-lit texture with one remap,
+re-shade with the target's SH light and match skin colour to the target.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from engine.face.fit import FaceFitter, vertex_normals
+from engine.face.mesh import topology
+from engine.face.sh import shading
+from engine.faces import Face, FacePatch
+from engine.render.raster import interpolate, rasterize
+from engine.settings import SwapSettings
+from engine.swap.colour import apply_lab, lab_transfer
+from engine.swap.identity import SourceIdentity
+from engine.swap.shape import shape_transfer
+from engine.types import Frame
+
+F32 = NDArray[np.float32]
+_SHADE_RANGE = (0.5, 2.0)
+_MIN_FACING = 0.25
+_KEEP_REGION = "lips_inner"
+
+
+class FaceRenderer:
+    def __init__(self, fitter: FaceFitter | None = None) -> None:
+        fitter = fitter or FaceFitter()
+        topo = topology()
+        inner = set(topo.regions["lips_inner"])
+        spans_mouth = np.array([all(int(i) in inner for i in t) for t in fitter.triangles])
+        self.triangles = fitter.triangles
+        # Triangles that bridge the lips would paint the source's mouth (teeth) over the
+        # target's; leaving them out lets the target's own mouth interior show through.
+        self.render_triangles = fitter.triangles[~spans_mouth]
+        self.skin_ids = fitter.skin_ids
+        self.inner_lips = topo.region(_KEEP_REGION)
+        self.uv = topo.uv
+        self.shape = shape_transfer()
+
+    def posed_landmarks(
+        self,
+        face: Face,
+        identity: SourceIdentity,
+        swap: SwapSettings,
+        rest_canonical: F32 | None = None,
+    ) -> F32:
+        """Target landmarks with the source's shape blended in, in frame pixels."""
+        assert face.fit is not None and face.landmarks is not None
+        amount = swap.alpha * swap.shape_alpha
+        if amount <= 0.0:
+            return face.landmarks
+        fit = face.fit
+        rest = fit.canonical_landmarks if rest_canonical is None else rest_canonical
+        offsets = self.shape.offsets(identity.canonical - rest) * amount
+        pose = fit.pose
+        moved = pose.scale * (offsets.astype(np.float64) @ pose.rotation.T)
+        return (face.landmarks + moved).astype(np.float32)
+
+    def render(
+        self,
+        frame: Frame,
+        face: Face,
+        identity: SourceIdentity,
+        swap: SwapSettings,
+        color_match: bool = True,
+        rest_canonical: F32 | None = None,
+    ) -> FacePatch | None:
+        if face.fit is None or face.landmarks is None:
+            return None
+        height, width = frame.shape[:2]
+        posed = self.posed_landmarks(face, identity, swap, rest_canonical)
+        x0, y0 = np.floor(posed[:, :2].min(axis=0)).astype(int) - 2
+        x1, y1 = np.ceil(posed[:, :2].max(axis=0)).astype(int) + 2
+        x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, width), min(y1, height)
+        if x1 - x0 < 4 or y1 - y0 < 4:
+            return None
+        local = posed[:, :2] - np.array([x0, y0], np.float32)
+        tri_id, bary = rasterize(local, posed[:, 2], self.render_triangles, (y1 - y0, x1 - x0))
+        coverage = tri_id >= 0
+        if not coverage.any():
+            return None
+
+        normals = vertex_normals(posed, self.triangles)
+        shade = np.clip(shading(normals, face.fit.lighting), *_SHADE_RANGE)
+        size = identity.albedo.shape[0]
+        attrs = [self.uv * size, shade]
+        blend_target = swap.alpha < 1.0
+        if blend_target:
+            attrs.append(face.landmarks[:, :2])  # where each point sits in the target
+        per_pixel = interpolate(tri_id, bary, self.render_triangles, np.hstack(attrs))
+        albedo = cv2.remap(
+            identity.albedo,
+            per_pixel[..., 0],
+            per_pixel[..., 1],
+            cv2.INTER_LINEAR,
+            borderMode=cv2.BORDER_REPLICATE,
+        )
+        image = albedo * per_pixel[..., 2:5]
+        if color_match:
+            image = self._match_colour(frame, face, identity, shade, normals, image)
+        if blend_target:
+            target = cv2.remap(
+                frame,
+                per_pixel[..., 5],
+                per_pixel[..., 6],
+                cv2.INTER_LINEAR,
+                borderMode=cv2.BORDER_REPLICATE,
+            ).astype(np.float32)
+            image = swap.alpha * image + (1.0 - swap.alpha) * target
+
+        keep = np.zeros(coverage.shape, np.uint8)
+        mouth = np.round((local[self.inner_lips]) * 4).astype(np.int32)
+        cv2.fillPoly(keep, [mouth], 255, cv2.LINE_AA, shift=2)
+        return FacePatch(
+            x0=int(x0),
+            y0=int(y0),
+            image=image.astype(np.float32),
+            mask=coverage.astype(np.float32),
+            keep_mask=keep.astype(np.float32) * (1.0 / 255.0),
+        )
+
+    def _match_colour(
+        self,
+        frame: Frame,
+        face: Face,
+        identity: SourceIdentity,
+        shade: F32,
+        normals: F32,
+        image: F32,
+    ) -> F32:
+        assert face.landmarks is not None
+        ids = self.skin_ids[normals[self.skin_ids, 2] < -_MIN_FACING]
+        if len(ids) < 20:
+            return image
+        pts = face.landmarks[ids, :2].astype(np.float32)
+        target = (
+            cv2.remap(
+                frame,
+                pts[:, 0:1].copy(),
+                pts[:, 1:2].copy(),
+                cv2.INTER_LINEAR,
+                borderMode=cv2.BORDER_REPLICATE,
+            )
+            .reshape(-1, 3)
+            .astype(np.float32)
+        )
+        source = identity.vertex_albedo[ids] * shade[ids]
+        scale, offset = lab_transfer(source, target)
+        return apply_lab(image, scale, offset)

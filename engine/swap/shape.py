@@ -1,0 +1,74 @@
+"""Which part of the source's face shape moves onto the target, and how smoothly.
+
+Identity lives in the nose, the brows and where the eyes sit; expression lives in the
+lips and eyelids; the face outline must stay where the target's head is. So: nose and
+brows take the source's offset, each eye moves as a whole (its shape, and so a blink,
+stays the target's), lips and outline stay put, and everything between is a harmonic
+(smoothest) interpolation over the mesh.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+from numpy.typing import NDArray
+
+from engine.face.mesh import inside_lips, topology
+
+F32 = NDArray[np.float32]
+
+
+class ShapeTransfer:
+    def __init__(self) -> None:
+        topo = topology()
+        n = len(topo.uv)
+        adjacency = np.zeros((n, n), np.float64)
+        for a, b in ((0, 1), (1, 2), (2, 0)):
+            adjacency[topo.triangles[:, a], topo.triangles[:, b]] = 1.0
+            adjacency[topo.triangles[:, b], topo.triangles[:, a]] = 1.0
+        laplacian = np.diag(adjacency.sum(axis=1)) - adjacency
+
+        self.source_ids = np.unique(
+            np.concatenate(
+                [
+                    topo.region("nose"),
+                    topo.region("left_eyebrow"),
+                    topo.region("right_eyebrow"),
+                ]
+            )
+        )
+        self.eyes = (topo.region("left_eye"), topo.region("right_eye"))
+        fixed = np.unique(
+            np.concatenate(
+                [
+                    topo.region("face_oval"),
+                    topo.region("lips_outer"),
+                    topo.region("lips_inner"),
+                    inside_lips(),
+                ]
+            )
+        )
+        pinned = np.unique(np.concatenate([self.source_ids, *self.eyes, fixed]))
+        free = np.setdiff1d(np.arange(n), pinned)
+        # Harmonic interpolation operator, solved once: offsets_free = H @ offsets_pinned.
+        self._h = -np.linalg.solve(laplacian[np.ix_(free, free)], laplacian[np.ix_(free, pinned)])
+        self._pinned, self._free, self._n = pinned, free, n
+        self._fixed = fixed
+
+    def offsets(self, delta: NDArray[np.floating]) -> F32:
+        """Per-vertex shape offsets (468×3) from the raw source−target difference."""
+        d = np.asarray(delta, np.float64)
+        target = np.zeros_like(d)
+        target[self.source_ids] = d[self.source_ids]
+        for eye in self.eyes:
+            target[eye] = d[eye].mean(axis=0)
+        target[self._fixed] = 0.0
+        out = target.copy()
+        out[self._free] = self._h @ target[self._pinned]
+        return out.astype(np.float32)
+
+
+@lru_cache(maxsize=1)
+def shape_transfer() -> ShapeTransfer:
+    return ShapeTransfer()

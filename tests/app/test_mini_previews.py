@@ -1,0 +1,43 @@
+"""Live mini-previews on the gallery tiles, rendered by one low-priority background thread."""
+
+from __future__ import annotations
+
+import sys
+import threading
+
+import numpy as np
+from PySide6.QtGui import QImage
+
+
+def _tile_pixels(tile) -> np.ndarray:  # type: ignore[no-untyped-def]
+    image = tile.image.pixmap().toImage().convertToFormat(QImage.Format.Format_RGB888)
+    data = np.frombuffer(image.constBits(), np.uint8, image.sizeInBytes())
+    return data.reshape(image.height(), image.bytesPerLine())[:, : image.width() * 3].copy()
+
+
+def test_tiles_show_live_swapped_previews(qtbot, make_window, wait_ready) -> None:
+    window = make_window()
+    wait_ready(window)
+    tiles = window.gallery_panel.tiles()
+    renderer = window.renderer
+    qtbot.waitUntil(lambda: set(renderer.keys) == {t.key for t in tiles}, timeout=5000)
+    thumbnails = [_tile_pixels(t) for t in tiles]
+    # Each tile is refreshed again and again from the moving demo camera.
+    qtbot.waitUntil(lambda: all(t.previews_shown >= 3 for t in tiles), timeout=30000)
+    for tile, thumb in zip(tiles, thumbnails, strict=True):
+        now = _tile_pixels(tile)
+        assert now.shape != thumb.shape or np.abs(now.astype(int) - thumb).mean() > 2
+    assert renderer.alive and renderer.errors == {}
+    assert renderer.name in {t.name for t in threading.enumerate()}
+    if sys.platform.startswith("linux"):
+        assert renderer.low_priority
+    # The duty-cycle cap holds by construction: rest >= render time * (1 - duty) / duty.
+    assert renderer.renders >= 2 * len(tiles)
+
+
+def test_hidden_tiles_are_not_rendered(qtbot, make_window, wait_ready) -> None:
+    window = make_window()
+    wait_ready(window)
+    qtbot.waitUntil(lambda: len(window.renderer.keys) == 2, timeout=5000)
+    window.gallery_panel.hide()
+    assert window.renderer.keys == ()

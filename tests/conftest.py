@@ -1,0 +1,160 @@
+"""Fixtures shared by every test package: paths, real test data, tiny generated videos."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+TESTDATA_DIR = REPO_ROOT.parent / "shared" / "testdata"
+
+# Writes a small video and returns its path; see `make_video`.
+VideoFactory = Callable[..., Path]
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Tests marked `testdata` need ../shared/testdata; skip them where it is absent."""
+    if TESTDATA_DIR.is_dir():
+        return
+    skip = pytest.mark.skip(reason=f"test data not found at {TESTDATA_DIR}")
+    for item in items:
+        if "testdata" in item.keywords:
+            item.add_marker(skip)
+
+
+@pytest.fixture(scope="session")
+def repo_root() -> Path:
+    return REPO_ROOT
+
+
+@pytest.fixture(scope="session")
+def testdata_dir() -> Path:
+    """../shared/testdata; tests using it should also carry `@pytest.mark.testdata`."""
+    if not TESTDATA_DIR.is_dir():
+        pytest.skip(f"test data not found at {TESTDATA_DIR}")
+    return TESTDATA_DIR
+
+
+@pytest.fixture(scope="session")
+def sample_faces(repo_root: Path) -> dict[str, Path]:
+    """The public-domain portraits bundled in resources/faces."""
+    faces = repo_root / "resources" / "faces"
+    return {
+        "grace_hopper": faces / "grace_hopper.jpg",
+        "eileen_collins": faces / "astronaut_eileen_collins.png",
+    }
+
+
+def frame_level(index: int) -> int:
+    """Grey level of frame `index` in a `make_video` file (distinct, survives lossy codecs)."""
+    return (index * 20) % 240 + 10
+
+
+def write_video(
+    path: Path, frames: int = 10, fps: float = 30.0, size: tuple[int, int] = (64, 48)
+) -> Path:
+    """A video whose frame i is uniformly `frame_level(i)` grey.
+
+    .mkv (FFV1) is lossless, so frame contents can be checked exactly; .mp4 and .avi
+    are lossy but keep the levels within a few units.
+    """
+    codecs = {".mkv": "FFV1", ".mp4": "mp4v", ".avi": "MJPG"}
+    fourcc = cv2.VideoWriter.fourcc(*codecs[path.suffix.lower()])
+    writer = cv2.VideoWriter(str(path), fourcc, fps, size)
+    assert writer.isOpened(), f"OpenCV cannot write {path.suffix} here"
+    width, height = size
+    try:
+        for i in range(frames):
+            writer.write(np.full((height, width, 3), frame_level(i), np.uint8))
+    finally:
+        writer.release()
+    return path
+
+
+@pytest.fixture
+def make_video(tmp_path: Path) -> VideoFactory:
+    """`make_video(frames=10, fps=30.0, size=(64, 48), name="clip.mkv")` → path in tmp_path."""
+
+    def factory(
+        frames: int = 10,
+        fps: float = 30.0,
+        size: tuple[int, int] = (64, 48),
+        name: str = "clip.mkv",
+    ) -> Path:
+        return write_video(tmp_path / name, frames, fps, size)
+
+    return factory
+
+
+def count_video_frames(path: Path) -> tuple[int, tuple[int, int] | None]:
+    """Frames OpenCV decodes from `path` (by reading them all) and their (width, height)."""
+    cap = cv2.VideoCapture(str(path))
+    count = 0
+    size = None
+    try:
+        while True:
+            ok, frame = cap.read()
+            if not ok:
+                break
+            count += 1
+            size = (frame.shape[1], frame.shape[0])
+    finally:
+        cap.release()
+    return count, size
+
+
+@pytest.fixture(scope="session")
+def video_level() -> Callable[[int], int]:
+    """The grey level `make_video` gives frame i."""
+    return frame_level
+
+
+@pytest.fixture(scope="session")
+def count_frames() -> Callable[[Path], tuple[int, tuple[int, int] | None]]:
+    """Decode a video with OpenCV: (frame count, (width, height) of the last frame)."""
+    return count_video_frames
+
+
+# --- `fusecam bench` report schema ---------------------------------------------------------
+
+SUMMARY_KEYS = {"p50_ms", "p95_ms", "max_ms"}
+RUN_KEYS = {
+    "mode", "size", "frames", "fps", "dropped", "peak_rss_mb", "providers",
+    "stages", "processing", "end_to_end",
+}  # fmt: skip
+
+
+def _check_summary(summary: dict[str, float]) -> None:
+    assert set(summary) >= SUMMARY_KEYS
+    assert 0.0 <= summary["p50_ms"] <= summary["p95_ms"] <= summary["max_ms"]
+
+
+def _check_bench_report(report: dict[str, Any], frames: int, size: tuple[int, int]) -> None:
+    """The schema `fusecam bench --json` promises (engine and CLI tests)."""
+    assert [run["mode"] for run in report["runs"]] == ["max", "paced"]
+    for run in report["runs"]:
+        assert set(run) >= RUN_KEYS, RUN_KEYS - set(run)
+        assert run["size"] == list(size)
+        assert isinstance(run["providers"], list)
+        assert run["fps"] > 0
+        assert run["peak_rss_mb"] > 0
+        assert run["dropped"] >= 0
+        assert run["stages"], "no per-stage timings"
+        for summary in (*run["stages"].values(), run["processing"], run["end_to_end"]):
+            _check_summary(summary)
+        assert 0 < run["frames"] <= frames
+        assert run["frames"] + run["dropped"] <= frames
+    max_run = report["runs"][0]
+    # Lock-step: every frame after the warm-up is processed and counted, none dropped.
+    assert (max_run["frames"], max_run["dropped"]) == (frames, 0)
+
+
+@pytest.fixture(scope="session")
+def check_bench_report() -> Callable[..., None]:
+    """`check_bench_report(report, frames=N, size=(w, h))` asserts the bench JSON schema."""
+    return _check_bench_report
