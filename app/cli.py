@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import logging
 import os
@@ -13,7 +14,7 @@ from typing import NoReturn
 
 import cv2
 
-from app.headless import add_output_options
+from app.headless import add_output_options, add_quality_options
 from app.models_cli import add_models_parser, run_models
 from app.sources import add_input_options, make_source, parse_size
 from engine.imageio import ImageReadError, ImageWriteError, read_image
@@ -89,7 +90,10 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--frames", type=_positive, metavar="N", help="stop after N frames")
     run.add_argument("--size", type=parse_size, metavar="WxH", help="resize input frames")
     run.add_argument("--no-preview", action="store_true", help="no preview window")
+    run.add_argument("--debug-overlay", action="store_true",
+                     help="draw face boxes, the face mesh and pose axes on the output")
     add_output_options(run)
+    add_quality_options(run)
 
     swap = sub.add_parser("swap", help="swap one image or video offline")
     swap.add_argument("--source", type=_existing_file, action="append", required=True,
@@ -104,6 +108,10 @@ def build_parser() -> argparse.ArgumentParser:
                        help="frame size (default 1280x720)")
     bench.add_argument("--frames", type=_positive, default=200, metavar="N")
     bench.add_argument("--json", type=Path, metavar="OUT.json", help="also write the JSON here")
+    bench.add_argument("--enhancer", choices=("off", "builtin", "neural", "all"),
+                       help="measure this enhancer mode (all: each, compared with off)")
+    bench.add_argument("--enhancer-model", metavar="NAME_OR_PATH",
+                       help="neural enhancer: a registered model name or a GFPGAN-style .onnx")
     add_models_parser(sub)
     return parser
 
@@ -132,18 +140,22 @@ def _cmd_swap(args: argparse.Namespace, settings: EngineSettings) -> int:
 
 
 def _cmd_bench(args: argparse.Namespace, settings: EngineSettings) -> int:
-    from engine.bench import BenchConfig, format_table, run_bench
+    from engine.bench import ENHANCER_MODES, BenchConfig, format_table, run_bench
     from engine.factory import build_stages, with_sources
     from engine.swap.library import SourceLibrary
 
     make_source(args, size=args.size).open()  # fail fast on a bad input, before timing
     library = SourceLibrary()
     settings = with_sources(settings, library, args.source or ())
+    if args.enhancer_model:
+        models = dataclasses.replace(settings.models, enhancer_model=args.enhancer_model)
+        settings = dataclasses.replace(settings, models=models)
+    enhancers = {None: (), "all": ENHANCER_MODES}.get(args.enhancer, (args.enhancer,))
     report = run_bench(
         lambda lockstep: make_source(args, size=args.size, realtime=not lockstep,
                                      lockstep=lockstep),
         lambda: build_stages(settings, library=library),
-        BenchConfig(frames=args.frames, settings=settings),
+        BenchConfig(frames=args.frames, settings=settings, enhancers=enhancers),
     )
     text = json.dumps(report, indent=2)
     if args.json is not None:
@@ -172,6 +184,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "run":
             from app.headless import run
 
+            if args.debug_overlay:
+                output = dataclasses.replace(settings.output, debug_overlay=True)
+                settings = dataclasses.replace(settings, output=output)
             return run(args, settings)
         if args.command == "swap":
             return _cmd_swap(args, settings)

@@ -45,9 +45,7 @@ PROVIDER_LABELS = {
 
 # Occlusion options appear only when the engine's settings offer them.
 OPTIONAL_TOGGLES: tuple[tuple[str, str], ...] = (
-    ("compositor.occlusion", "Keep hands and objects in front of the face"),
-    ("compositor.occluders", "Keep hands and objects in front of the face"),
-    ("compositor.keep_occluders", "Keep hands and objects in front of the face"),
+    ("hands.enabled", "Keep hands in front of the face visible"),
 )
 
 
@@ -185,7 +183,6 @@ class ControlPanel(QWidget):
         for path, text in OPTIONAL_TOGGLES:
             if has_path(settings, path) and isinstance(get_path(settings, path), bool):
                 form.addRow(self._check(path, text))
-                break
         return group
 
     def _enhancer_group(self) -> QGroupBox:

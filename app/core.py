@@ -63,7 +63,6 @@ class AppCore(QObject):
         self.stages_settled = False  # built or failed: nothing more will change by itself
         self._building = False
         self._rebuild_wanted = False
-        self._built_settings: EngineSettings | None = None
         self._opening: InputChoice | None = None
         self._wanted: InputChoice | None = None
 
@@ -73,8 +72,9 @@ class AppCore(QObject):
         self.session.start()
 
     def build_stages(self) -> None:
-        """(Re)build the stage list off the GUI thread from the current settings; while
-        one build runs, further requests fold into one more build after it."""
+        """Build the stage list off the GUI thread (model sessions, JIT). Model choices
+        need no rebuild: the selector stages switch per frame and load models in the
+        background. While one build runs, further requests fold into one more."""
         if self._building:
             self._rebuild_wanted = True
             return
@@ -82,54 +82,26 @@ class AppCore(QObject):
         settings = self.engine.settings
         self.io.submit(
             lambda: with_label(build_stages(settings, (), library=self.library)),
-            lambda stages, error: self._on_stages(settings, stages, error),
+            self._on_stages,
         )
 
-    def _on_stages(
-        self, settings: EngineSettings, stages: list[Stage] | None, error: BaseException | None
-    ) -> None:
+    def _on_stages(self, stages: list[Stage] | None, error: BaseException | None) -> None:
         self._building = False
         self.stages_settled = True
         if error is not None or stages is None:
             log.error("building the face stages failed: %s", error)
-            if self._built_settings is None:
-                self.message.emit(
-                    "error",
-                    f"The face-swap stages could not start ({error}); "
-                    "showing the camera image unchanged.",
-                )
-            else:
-                # Keep the stages that work and show the choice that is really in use.
-                self.message.emit("error", f"{error}. Kept the previous setting.")
-                self.set_settings(self._restore_structure(self.engine.settings))
+            self.message.emit(
+                "error",
+                f"The face-swap stages could not start ({error}); "
+                "showing the camera image unchanged.",
+            )
         else:
             self.engine.set_stages(stages)
-            self._built_settings = settings
             self.stages_built = True
             self.stages_ready.emit()
         if self._rebuild_wanted:
             self._rebuild_wanted = False
-            if self._needs_rebuild(self.engine.settings):
-                self.build_stages()
-
-    def _needs_rebuild(self, settings: EngineSettings) -> bool:
-        built = self._built_settings
-        if built is None:
-            return False
-        modes = {built.enhancer.mode, settings.enhancer.mode}
-        return (
-            built.models != settings.models
-            or built.swap.swapper != settings.swap.swapper
-            or (len(modes) > 1 and "neural" in modes)
-        )
-
-    def _restore_structure(self, settings: EngineSettings) -> EngineSettings:
-        built = self._built_settings
-        assert built is not None
-        restored: EngineSettings = with_path(settings, "models", built.models)
-        restored = with_path(restored, "swap.swapper", built.swap.swapper)
-        restored = with_path(restored, "enhancer.mode", built.enhancer.mode)
-        return restored
+            self.build_stages()
 
     def providers(self) -> list[str]:
         return providers_of(self.engine.stages)
@@ -141,6 +113,11 @@ class AppCore(QObject):
         """Source, engine and sinks first (DESIGN.md order), then the job threads."""
         self.bridge.detach()
         ok = self.session.stop(timeout)
+        for stage in self.engine.stages:
+            # Stages that own threads (background model loaders) stop with the window.
+            stop = getattr(stage, "stop", None)
+            if callable(stop):
+                stop(timeout)
         ok = self.io.stop(timeout) and ok
         return self.faces.stop(timeout) and ok
 
@@ -148,9 +125,6 @@ class AppCore(QObject):
     def set_settings(self, settings: EngineSettings) -> None:
         self.engine.set_settings(settings)
         self.settings_changed.emit(settings)
-        if self._needs_rebuild(settings):
-            # Model choices are built into the stages (sessions are made once, not per frame).
-            self.build_stages()
 
     def apply(self, path: str, value: Any) -> bool:
         """One control's edit; an invalid value is refused with a message, never raised."""

@@ -15,6 +15,6 @@ HEADLESS_HINT = (
 def has_display() -> bool:
     if os.environ.get("QT_QPA_PLATFORM"):
         return True
-    if sys.platform.startswith("linux"):
-        return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
-    return True
+    # Only Linux/BSD desktops can lack a display server; Windows and macOS always have one.
+    needs_server = sys.platform not in ("win32", "darwin")
+    return not needs_server or bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))

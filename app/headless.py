@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import logging
 import sys
 import threading
@@ -13,25 +14,84 @@ from pathlib import Path
 from app.display import has_display
 from app.sources import make_source, parse_size
 from engine.factory import build_stages, with_sources
+from engine.governor import GovernorStatus
 from engine.outputs import OUTPUT_ERRORS, OutputConfig, OutputSet, RecordConfig, build_outputs
 from engine.pipeline import Engine
 from engine.session import Session
 from engine.settings import EngineSettings
-from engine.swap.library import SourceLibrary
 from engine.sinks.delay import MAX_DELAY_MS
 from engine.sinks.virtualcam import VirtualCamConfig
 from engine.stats import StatsSnapshot
 from engine.stream import StreamConfig, StreamError, parse_endpoint
+from engine.swap.library import SourceLibrary
 
 log = logging.getLogger(__name__)
 
 
-def status_line(snap: StatsSnapshot) -> str:
-    return (
+def status_line(snap: StatsSnapshot, governor: GovernorStatus | None = None) -> str:
+    line = (
         f"frames {snap.frames}  fps {snap.fps:5.1f}  "
         f"latency p50 {snap.end_to_end.p50_ms:5.1f} ms  p95 {snap.end_to_end.p95_ms:5.1f} ms  "
         f"processing p95 {snap.processing.p95_ms:5.1f} ms  dropped {snap.dropped}"
     )
+    if governor is not None and governor.active:
+        line += f"  {governor.text()}"
+    return line
+
+
+def _target_fps(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not 1.0 <= value <= 240.0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a frame rate in 1..240")
+    return value
+
+
+def _target_ms(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not 1.0 <= value <= 1000.0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a latency in 1..1000 ms")
+    return value
+
+
+def add_quality_options(run: argparse.ArgumentParser) -> None:
+    """`fusecam run` quality flags: the governor's target and hand occlusion."""
+    group = run.add_argument_group("quality")
+    group.add_argument(
+        "--target-fps",
+        type=_target_fps,
+        metavar="N",
+        help="keep processing p95 within 1000/N ms, stepping quality down (enhancer, "
+        "face search rate, render scale) when it is missed and back up with headroom",
+    )
+    group.add_argument(
+        "--target-p95-ms",
+        type=_target_ms,
+        metavar="N",
+        help="keep the end-to-end latency p95 within N ms, the same way",
+    )
+    group.add_argument(
+        "--hands",
+        action="store_true",
+        help="keep hands in front of the face visible (palm + hand landmark models)",
+    )
+
+
+def with_quality_options(args: argparse.Namespace, settings: EngineSettings) -> EngineSettings:
+    quality = dataclasses.replace(
+        settings.quality,
+        target_fps=getattr(args, "target_fps", None) or settings.quality.target_fps,
+        target_p95_ms=getattr(args, "target_p95_ms", None) or settings.quality.target_p95_ms,
+    )
+    hands = settings.hands
+    if getattr(args, "hands", False):
+        hands = dataclasses.replace(hands, enabled=True)
+    return dataclasses.replace(settings, quality=quality, hands=hands)
 
 
 class OutputUsageError(ValueError):
@@ -200,6 +260,7 @@ def run(args: argparse.Namespace, settings: EngineSettings) -> int:
     except _SETUP_ERRORS as exc:
         print(f"fusecam: error: {exc}", file=sys.stderr)
         return 2
+    settings = with_quality_options(args, settings)
     source = make_source(args, size=args.size, loop=args.frames is not None)
     source.on_error = on_error
     source.max_frames = args.frames
@@ -245,7 +306,8 @@ def run(args: argparse.Namespace, settings: EngineSettings) -> int:
         session.stop()
         recorder, cam = outputs.recorder, outputs.virtual_cam
         outputs.stop()  # after the engine, as the shutdown order asks
-    print(f"fusecam: {status_line(engine.stats.snapshot())}", file=sys.stderr)
+    print(f"fusecam: {status_line(engine.stats.snapshot(), engine.governor.status())}",
+          file=sys.stderr)  # fmt: skip
     if cam is not None:
         print(f"fusecam: sent {cam.frames} frames to the virtual camera", file=sys.stderr)
     if recorder is not None:
@@ -266,4 +328,6 @@ def _wait(session: Session, frames: int | None) -> None:
         time.sleep(0.05)
         if time.monotonic() - last_report >= 1.0:
             last_report = time.monotonic()
-            print(f"fusecam: {status_line(session.engine.stats.snapshot())}", file=sys.stderr)
+            engine = session.engine
+            line = status_line(engine.stats.snapshot(), engine.governor.status())
+            print(f"fusecam: {line}", file=sys.stderr)

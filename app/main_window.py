@@ -45,11 +45,12 @@ from app.gallery_worker import MiniPreviewRenderer
 from app.hud import HudData, HudOverlay
 from app.live import choice_for_source
 from app.menus import build_menus
-from app.messages import MessageBar
+from app.messages import FallbackWatch, MessageBar
 from app.notice import ResponsibleUseNotice
 from app.outputs import OutputsController
 from app.outputs_panel import OutputsPanel
 from app.preview import PreviewWidget
+from app.qt_compat import guard_none_refcount
 from app.settings_store import AppState, InputChoice
 from app.shortcuts import SHORTCUTS
 from app.window_actions import WindowActions
@@ -79,6 +80,7 @@ class MainWindow(WindowActions):
         startup_messages: Sequence[str] = (),
     ) -> None:
         super().__init__()
+        guard_none_refcount()  # before the thousands of Qt calls a live window makes
         self.setWindowTitle("Fusecam")
         self.setObjectName("mainWindow")
         self.resize(1280, 800)
@@ -208,6 +210,7 @@ class MainWindow(WindowActions):
         self._hud_timer.setInterval(HUD_INTERVAL_MS)
         self._hud_timer.timeout.connect(self._tick)
         self._camera_lost = False
+        self._fallbacks = FallbackWatch()
         QApplication.instance().installEventFilter(self)  # type: ignore[union-attr]
 
     def start(self) -> None:
@@ -257,11 +260,23 @@ class MainWindow(WindowActions):
         cost = self.meter.tick(now, stage.p50_ms if stage else None)
         if cost is not None:
             self.controls.set_enhancer_cost(f"cost — {cost.text()}")
+        self._show_fallbacks()
         source = self.core.session.source
         lost = bool(getattr(source, "lost", False))
         if self._camera_lost and not lost:
             self.messages.post("The camera is back.", "info")
         self._camera_lost = lost
+
+    def _show_fallbacks(self) -> None:
+        _, packet = self.core.engine.output.read()
+        if packet is not None:
+            settings = self.core.engine.settings
+            wanted = {
+                "swapper": settings.swap.swapper != "builtin",
+                "enhancer": settings.enhancer.mode == "neural",
+            }
+            for stage, reason in self._fallbacks.update(packet.info):
+                self.messages.show_fallback(stage, reason, wanted.get(stage, False))
 
     def _update_providers(self) -> None:
         providers = self.core.providers()

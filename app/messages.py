@@ -58,6 +58,27 @@ def advice_for(where: str, message: str) -> str | None:
     return None
 
 
+class FallbackWatch:
+    """Turns the selector stages' `info["<stage>_fallback"]` reasons (neural model loading,
+    missing, failed) into message changes: one per change, never one per frame."""
+
+    STAGES = ("swapper", "enhancer")
+
+    def __init__(self) -> None:
+        self._reasons: dict[str, str | None] = dict.fromkeys(self.STAGES)
+
+    def update(self, info: dict[str, object]) -> list[tuple[str, str | None]]:
+        """[(stage, reason or None when the neural stage is now in use)] that changed."""
+        changes = []
+        for stage in self.STAGES:
+            value = info.get(f"{stage}_fallback")
+            reason = str(value) if value else None
+            if reason != self._reasons[stage]:
+                changes.append((stage, reason))
+                self._reasons[stage] = reason
+        return changes
+
+
 class MessageRow(QWidget):
     closed = Signal(object)
 
@@ -148,6 +169,20 @@ class MessageBar(QWidget):
             # A message that brings its own help (setup steps) keeps it, folded.
             text = summary + ("\n" + details if details else "")
         return self.post(text, "error", key=f"error:{where}:{message}")
+
+    def show_fallback(self, stage: str, reason: str | None, neural_wanted: bool) -> None:
+        """A selector stage's state changed: loading, unavailable (why), or in use."""
+        key = f"fallback:{stage}"
+        self.dismiss(key)
+        if reason is None:
+            if neural_wanted:
+                self.post(f"The neural {stage} is in use.", "info")
+        elif "loading" in reason:
+            self.post(f"Loading the neural {stage}…", "info", key=key)
+        else:
+            text = f"Neural {stage} unavailable ({reason}); using the built-in one."
+            advice = advice_for(stage, reason)
+            self.post(f"{text} — {advice}" if advice else text, "warning", key=key)
 
     def _remove(self, row: MessageRow) -> None:
         if self._rows.get(row.key) is row:

@@ -9,6 +9,7 @@ from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPaintEvent, QResizeE
 from PySide6.QtWidgets import QApplication, QWidget
 
 from app.bridge import EngineBridge
+from app.qt_compat import guard_none_refcount
 from engine.session import Session
 from engine.types import Frame
 
@@ -107,6 +108,7 @@ class PreviewWidget(QWidget):
 def run_preview(session: Session) -> None:
     """A bare preview window for `fusecam run`; returns when the window closes."""
     app = QApplication.instance() or QApplication([])
+    guard_none_refcount()
     bridge = EngineBridge(session.engine)
     widget = PreviewWidget()
     widget.setWindowTitle("Fusecam preview")

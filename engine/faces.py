@@ -65,6 +65,7 @@ class FacePatch:
     image: F32  # h×w×3 BGR float32 0..255
     mask: Mask  # h×w, where the new face may replace the target (before feathering)
     keep_mask: Mask | None = None  # h×w, target pixels to keep (mouth interior, occluders)
+    detail_sigma: float = 0.0  # blur applied so the render's fine detail matches the target
 
     @property
     def shape(self) -> tuple[int, int]:

@@ -14,9 +14,16 @@ from engine.settings import EngineSettings
 from engine.stages.base import Stage
 from engine.stages.composite import CompositeStage
 from engine.stages.detect import DetectStage
+from engine.stages.enhance_builtin import BuiltinEnhanceStage
 from engine.stages.fit import FitStage
+from engine.stages.hands import HandStage
+from engine.stages.internal_scale import InternalScale
+from engine.stages.label import SyntheticLabel
 from engine.stages.landmarks import LandmarkStage
+from engine.stages.neural_enhance import NeuralEnhanceStage
+from engine.stages.neural_swap import NeuralSwapStage
 from engine.stages.overlay import OverlayStage
+from engine.stages.select import EnhancerSelector, SwapperSelector
 from engine.stages.swap import SwapStage
 from engine.swap.library import SourceLibrary
 from engine.swap.renderer import FaceRenderer
@@ -28,7 +35,8 @@ def build_stages(
     analyzer: FaceAnalyzer | None = None,
     library: SourceLibrary | None = None,
 ) -> list[Stage]:
-    """The live pipeline: detect-or-track → mesh → fit → swap → composite → overlay.
+    """The live pipeline: detect-or-track → mesh → fit → swap → enhance → composite →
+    overlay. Neural swapper/enhancer load in the background when the settings ask for them.
 
     `source_faces`, if given, are loaded into the library (so their keys resolve);
     which one is active is `settings.swap.source_key` (see `with_sources`).
@@ -40,13 +48,22 @@ def build_stages(
         library.load_identity(source_faces)
     tracker = FaceTracker()
     fitter = FaceFitter()
+    shared_library = library
     return [
         DetectStage(analyzer, tracker),
         LandmarkStage(analyzer, tracker),
         FitStage(fitter),
-        SwapStage(library, FaceRenderer(fitter)),
+        InternalScale(  # settings.quality.internal_scale (the governor's last rungs)
+            SwapperSelector(
+                SwapStage(library, FaceRenderer(fitter)),
+                lambda s: NeuralSwapStage.from_settings(s, shared_library),
+            )
+        ),
+        EnhancerSelector(BuiltinEnhanceStage(), NeuralEnhanceStage.from_settings),
+        HandStage.bundled(),  # after the face is final, before it is blended in
         CompositeStage(),
         OverlayStage(),
+        SyntheticLabel(),  # last, so every output shows it when it is on
     ]
 
 

@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 
 import cv2
 
+from engine.governor import EngineGovernor
 from engine.packet import FramePacket
 from engine.settings import EngineSettings
 from engine.slots import DoubleBuffer, LatestSlot
@@ -41,10 +42,16 @@ class Engine(Worker):
         *,
         stats_window: int = 120,
         on_error: ErrorCallback | None = None,
+        governor: EngineGovernor | None = None,
     ) -> None:
         super().__init__("engine", on_error)
         self._stages: tuple[Stage, ...] = tuple(stages)
-        self._settings = settings or EngineSettings()
+        # The user's settings, and the effective ones the stages run with: the quality
+        # governor derives the latter (it only acts when settings.quality sets a target).
+        self.governor = governor or EngineGovernor()
+        self._settings_lock = threading.Lock()
+        self._user_settings = settings or EngineSettings()
+        self._settings = self.governor.derive(self._user_settings)
         self.input: LatestSlot[FramePacket] = LatestSlot()
         self.output: DoubleBuffer[FramePacket] = DoubleBuffer()
         self.stats = FrameStats(stats_window)
@@ -59,10 +66,22 @@ class Engine(Worker):
     # --- configuration (any thread) ---------------------------------------------------
     @property
     def settings(self) -> EngineSettings:
+        """The user's settings (what the controls show and edit)."""
+        return self._user_settings
+
+    @property
+    def user_settings(self) -> EngineSettings:
+        return self._user_settings
+
+    @property
+    def effective_settings(self) -> EngineSettings:
+        """What the stages run with: the user's, or the governor's step down from them."""
         return self._settings
 
     def set_settings(self, settings: EngineSettings) -> None:
-        self._settings = settings
+        with self._settings_lock:
+            self._user_settings = settings
+            self._settings = self.governor.derive(settings)
 
     @property
     def stages(self) -> tuple[Stage, ...]:
@@ -121,6 +140,10 @@ class Engine(Worker):
         self.frames_published += 1
         self.stats.record(packet, float(packet.info.get("processing_ms", 0.0)))
         self.stats.set_dropped(self.input.drops)
+        if self.governor.observe(packet):
+            with self._settings_lock:
+                self._settings = self.governor.derive(self._user_settings)
+            self.stats.count("quality_steps")
         with self._listeners_lock:
             listeners = tuple(self._listeners)
         for listener in listeners:

@@ -39,10 +39,11 @@ class DetectionSettings:
 @dataclass(frozen=True, slots=True)
 class TrackingSettings:
     presence_threshold: float = 0.5
-    # One Euro filter: min cutoff (Hz) trades shimmer for lag; beta raises it with speed.
+    # One Euro filter: min cutoff (Hz) trades shimmer for lag; beta raises it with speed,
+    # measured in face sizes per second (1 face/s → cutoff + beta Hz).
     smoothing: bool = True
     min_cutoff_hz: float = 1.5
-    beta: float = 0.05
+    beta: float = 10.0
 
     def __post_init__(self) -> None:
         _check(0.0 < self.presence_threshold < 1.0, "presence_threshold must be in (0, 1)")
@@ -54,7 +55,7 @@ class TrackingSettings:
 class SwapSettings:
     enabled: bool = True
     alpha: float = 1.0  # latent blend: 0 = target, 1 = source
-    shape_alpha: float = 0.5  # how far the face shape moves toward the source
+    shape_alpha: float = 0.2  # how far the face shape moves toward the source
     face_selection: FaceSelection = "main"
     keep_mouth_interior: bool = True
     # Content-hash key of the active source face in the SourceLibrary (None: no swap).
@@ -71,14 +72,22 @@ class SwapSettings:
 
 @dataclass(frozen=True, slots=True)
 class CompositorSettings:
-    mask_erode: float = 0.02  # fraction of face size
-    mask_feather: float = 0.06  # fraction of face size
+    mask_erode: float = 0.0  # fraction of face size
+    mask_feather: float = 0.04  # fraction of face size
     poisson: bool = False  # quality mode, used by the enhancer toggle
     color_match: bool = True
+    # Fine skin texture switches to the source this far (fraction of face size) inside
+    # the colour seam, so the seam carries the frame's own texture.
+    texture_inset: float = 0.04
+    # Within this distance of the face edge (fraction of face size) the new face's low-
+    # frequency colour is pulled toward the frame's, fading to none further in; 0 = off.
+    edge_harmonize: float = 0.0
 
     def __post_init__(self) -> None:
         _check(0.0 <= self.mask_erode <= 0.3, "mask_erode must be in [0, 0.3]")
         _check(0.0 <= self.mask_feather <= 0.3, "mask_feather must be in [0, 0.3]")
+        _check(0.0 <= self.texture_inset <= 0.3, "texture_inset must be in [0, 0.3]")
+        _check(0.0 <= self.edge_harmonize <= 0.5, "edge_harmonize must be in [0, 0.5]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +106,57 @@ class OutputSettings:
     debug_overlay: bool = False
     # A visible "SYNTHETIC" badge drawn on the output (every sink sees it): responsible use.
     synthetic_label: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class HandSettings:
+    """Hands in front of the face stay visible (MediaPipe palm + hand landmark models)."""
+
+    enabled: bool = False
+    # The palm detector runs every N frames; between, hands are tracked from their last
+    # landmarks, so a hand that enters is masked within N frames.
+    every_n: int = 3
+    max_hands: int = 2
+    score_threshold: float = 0.5  # palm detector
+    presence_threshold: float = 0.5  # hand landmark model
+    grow: float = 0.06  # mask margin around the hand, fraction of its size
+
+    def __post_init__(self) -> None:
+        _check(1 <= self.every_n <= 120, "hands.every_n must be in 1..120")
+        _check(1 <= self.max_hands <= 4, "hands.max_hands must be in 1..4")
+        _check(0.0 < self.score_threshold < 1.0, "hands.score_threshold must be in (0, 1)")
+        _check(0.0 < self.presence_threshold < 1.0, "hands.presence_threshold must be in (0, 1)")
+        _check(0.0 <= self.grow <= 0.5, "hands.grow must be in [0, 0.5]")
+
+
+@dataclass(frozen=True, slots=True)
+class QualitySettings:
+    """The adaptive quality governor's target (engine.governor) and the internal scale.
+
+    With a target set and `governor` on, the engine steps quality down while the p95
+    misses it and back up when there is headroom; the user's settings stay as set.
+    """
+
+    target_fps: float | None = None  # processing p95 must fit in 1000/target_fps ms
+    target_p95_ms: float | None = None  # end-to-end latency p95 (capture → output)
+    governor: bool = True
+    # Faces are rendered at this fraction of the frame's resolution, then scaled up.
+    internal_scale: float = 1.0
+
+    def __post_init__(self) -> None:
+        _check(
+            self.target_fps is None or 1.0 <= self.target_fps <= 240.0,
+            "quality.target_fps must be in 1..240",
+        )
+        _check(
+            self.target_p95_ms is None or 1.0 <= self.target_p95_ms <= 1000.0,
+            "quality.target_p95_ms must be in 1..1000 ms",
+        )
+        _check(0.25 <= self.internal_scale <= 1.0, "quality.internal_scale must be in [0.25, 1]")
+
+    @property
+    def has_target(self) -> bool:
+        return self.target_fps is not None or self.target_p95_ms is not None
 
 
 ExecutionProvider = Literal["auto", "cuda", "tensorrt", "coreml", "directml", "openvino", "cpu"]
@@ -135,3 +195,5 @@ class EngineSettings:
     enhancer: EnhancerSettings = field(default_factory=EnhancerSettings)
     output: OutputSettings = field(default_factory=OutputSettings)
     models: ModelSettings = field(default_factory=ModelSettings)
+    hands: HandSettings = field(default_factory=HandSettings)
+    quality: QualitySettings = field(default_factory=QualitySettings)

@@ -29,6 +29,10 @@ def sh_basis(normals: NDArray[np.floating]) -> F32:
 
 
 BAND2_RIDGE = 0.05
+# Relighting uses ambient + directional terms only: a face shows too narrow a range of
+# normals for its band-2 terms to transfer from one face to another (measured: they cost
+# identity and add blotches), while band 1 carries the light's direction.
+RELIGHT_BANDS = 2
 
 
 def fit_sh(
@@ -47,11 +51,13 @@ def fit_sh(
     return np.linalg.solve(lhs, rhs).astype(np.float32)
 
 
-def shading(normals: NDArray[np.floating], coeffs: F32) -> F32:
+def shading(normals: NDArray[np.floating], coeffs: F32, bands: int = 3) -> F32:
     """Shading (N, C) at normals, normalised so that the ambient (DC) term is 1 per channel:
-    the albedo's colour cancels out, leaving only the light's spatial pattern."""
+    the albedo's colour cancels out, leaving only the light's spatial pattern.
+    `bands` < 3 drops the higher orders (2: ambient + directional only)."""
+    used = bands * bands
     dc = coeffs[0:1] * 0.282095
-    return (sh_basis(normals) @ coeffs) / np.maximum(dc, 1e-6)
+    return (sh_basis(normals)[:, :used] @ coeffs[:used]) / np.maximum(dc, 1e-6)
 
 
 def light_direction(coeffs: F32) -> NDArray[np.float64]:

@@ -72,12 +72,19 @@ class FaceTracker:
         self.detections_run += 1
         self._since_detect = 0
         self._lost = False
+        # A track keeps a detection only from the frame that found it: an old box would
+        # sit where the face was, not where it is.
+        for t in self.tracks:
+            t.detection = None
         if not detections:
             return
         main = main_face_index(detections, frame_size)
         ordered = [detections[main]] + [d for i, d in enumerate(detections) if i != main]
         for det in ordered:
-            if any(_iou(det.box, t.roi.box()) > _MATCH_IOU for t in self.tracks):
+            match = next((t for t in self.tracks if _iou(det.box, t.roi.box()) > _MATCH_IOU), None)
+            if match is not None:
+                if match.detection is None:  # the best (main-first) detection wins
+                    match.detection = det
                 continue
             if len(self.tracks) >= detection.max_faces:
                 break

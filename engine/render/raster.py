@@ -76,6 +76,65 @@ def _interpolate(
     return out
 
 
+@njit(cache=True, nogil=True)
+def _raster_attrs(
+    xy: F32, depth: F32, tris: I32, attrs: F32, height: int, width: int
+) -> tuple[F32, NDArray[np.bool_]]:  # pragma: no cover - compiled
+    channels = attrs.shape[1]
+    out = np.zeros((height, width, channels), np.float32)
+    covered = np.zeros((height, width), np.bool_)
+    zbuf = np.full((height, width), np.inf, np.float32)
+    for t in range(tris.shape[0]):
+        i0, i1, i2 = tris[t, 0], tris[t, 1], tris[t, 2]
+        x0, y0 = xy[i0, 0], xy[i0, 1]
+        x1, y1 = xy[i1, 0], xy[i1, 1]
+        x2, y2 = xy[i2, 0], xy[i2, 1]
+        area = (x1 - x0) * (y2 - y0) - (x2 - x0) * (y1 - y0)
+        if abs(area) < 1e-8:
+            continue
+        inv = 1.0 / area
+        xmin = max(int(np.floor(min(x0, x1, x2))), 0)
+        xmax = min(int(np.ceil(max(x0, x1, x2))), width - 1)
+        ymin = max(int(np.floor(min(y0, y1, y2))), 0)
+        ymax = min(int(np.ceil(max(y0, y1, y2))), height - 1)
+        z0, z1, z2 = depth[i0], depth[i1], depth[i2]
+        for py in range(ymin, ymax + 1):
+            cy = py + 0.5
+            for px in range(xmin, xmax + 1):
+                cx = px + 0.5
+                w0 = ((x1 - cx) * (y2 - cy) - (x2 - cx) * (y1 - cy)) * inv
+                w1 = ((x2 - cx) * (y0 - cy) - (x0 - cx) * (y2 - cy)) * inv
+                w2 = 1.0 - w0 - w1
+                if w0 < -1e-5 or w1 < -1e-5 or w2 < -1e-5:
+                    continue
+                z = w0 * z0 + w1 * z1 + w2 * z2
+                if z < zbuf[py, px]:
+                    zbuf[py, px] = z
+                    covered[py, px] = True
+                    for c in range(channels):
+                        out[py, px, c] = w0 * attrs[i0, c] + w1 * attrs[i1, c] + w2 * attrs[i2, c]
+    return out, covered
+
+
+def rasterize_attributes(
+    xy: NDArray[np.floating],
+    depth: NDArray[np.floating],
+    tris: I32,
+    attrs: NDArray[np.floating],
+    size: tuple[int, int],
+) -> tuple[F32, NDArray[np.bool_]]:
+    """One pass: per-pixel interpolated vertex attributes (H×W×C) of the nearest triangle,
+    and the coverage mask. What the renderer needs each frame, without a barycentric map."""
+    return _raster_attrs(
+        np.ascontiguousarray(xy, np.float32),
+        np.ascontiguousarray(depth, np.float32),
+        np.ascontiguousarray(tris, np.int32),
+        np.ascontiguousarray(attrs, np.float32),
+        int(size[0]),
+        int(size[1]),
+    )
+
+
 def rasterize(
     xy: NDArray[np.floating], depth: NDArray[np.floating], tris: I32, size: tuple[int, int]
 ) -> tuple[I32, F32]:

@@ -123,7 +123,7 @@ class FrameSource(Worker):
                 self.slot.put(packet)
                 if self.lockstep:
                     while not self.slot.wait_taken(0.1):
-                        if self.stopping:
+                        if self._stop.is_set():  # not `stopping`: mypy narrows the property
                             return
                 if interval > 0.0:
                     next_due += interval

@@ -21,43 +21,110 @@ def _disk(radius: int) -> np.ndarray:
     return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * radius + 1, 2 * radius + 1))
 
 
-def blend_mask(patch: FacePatch, settings: CompositorSettings) -> Mask:
-    """Erode the face coverage, feather it inward, and cut out what must stay target."""
-    h, w = patch.shape
-    face_px = float(np.sqrt(patch.mask.sum()))  # side of a square of the face's area
+def face_size_px(patch: FacePatch) -> float:
+    """Side of a square with the face's area: the unit of every mask width."""
+    return float(np.sqrt(patch.mask.sum()))
+
+
+def inside_distance(patch: FacePatch) -> np.ndarray:
+    """Distance (px) from each face pixel to the face's outer edge (the mouth, a hole the
+    target shows through, is not an edge here: it gets its own narrow feather)."""
+    face = patch.mask > 0.5
+    if patch.keep_mask is not None:
+        face |= patch.keep_mask > 0.5
+    return cv2.distanceTransform(face.astype(np.uint8), cv2.DIST_L2, 5)
+
+
+def _ramp(inside: np.ndarray, start_px: float, width_px: float) -> np.ndarray:
+    t = np.clip((inside - start_px) * (1.0 / width_px), 0.0, 1.0)
+    return t * t * (3.0 - 2.0 * t)  # smoothstep: no kink where the ramp meets 0 or 1
+
+
+def blend_masks(
+    patch: FacePatch, settings: CompositorSettings, inside: np.ndarray
+) -> tuple[Mask, Mask]:
+    """(colour alpha, texture alpha). Colour: 0 outside the eroded face, a smooth ramp
+    `2·feather` wide, 1 inside. Texture (fine detail): the same ramp moved `texture_inset`
+    further in, so where the new face's colour fades into the frame the skin texture is
+    still the frame's own — no band of foreign pores, stubble or smoothness at the seam.
+    Both have the target's mouth interior cut out with a ~1 px soft edge."""
+    face_px = face_size_px(patch)
     feather = max(1.0, settings.mask_feather * face_px)
-    erode = int(round(settings.mask_erode * face_px + feather))
-    mask = patch.mask
-    if erode > 0:
-        mask = cv2.erode(mask, _disk(erode), borderType=cv2.BORDER_CONSTANT, borderValue=0)
-    # σ = feather/2: the soft edge ends where the erosion started, never on uncovered pixels.
-    mask = cv2.GaussianBlur(mask, (0, 0), feather / 2)
+    erode = settings.mask_erode * face_px
+    colour = _ramp(inside, erode, 2.0 * feather)
+    texture = _ramp(inside, erode + settings.texture_inset * face_px, 2.0 * feather)
     if patch.keep_mask is not None:
         keep = cv2.dilate(patch.keep_mask, _disk(1))
-        keep = cv2.GaussianBlur(keep, (0, 0), max(0.8, face_px * 0.004))
-        mask = mask * (1.0 - keep)
-    return mask.reshape(h, w)
+        keep = 1.0 - cv2.GaussianBlur(keep, (0, 0), max(0.8, face_px * 0.004))
+        colour *= keep
+        texture *= keep
+    return colour.astype(np.float32), texture.astype(np.float32)
 
 
-def composite(frame: Frame, out: Frame, patch: FacePatch, settings: CompositorSettings) -> None:
+def blend_mask(patch: FacePatch, settings: CompositorSettings, inside: np.ndarray) -> Mask:
+    """The colour alpha alone (what changes at all)."""
+    return blend_masks(patch, settings, inside)[0]
+
+
+_DETAIL_SIGMA = 0.006  # of face size: finer than this counts as skin texture
+_LOWPASS_DOWNSCALE = 4  # low-frequency colour is estimated on a quarter-size patch
+_HARMONIZE_SIGMA = 0.06  # of face size: the scale of "low frequency"
+
+
+def harmonize_edges(
+    base: np.ndarray, image: np.ndarray, coverage: Mask, inside: np.ndarray, reach: float
+) -> np.ndarray:
+    """Add the target−render low-frequency colour difference, fading from the face edge
+    inward over `reach` (fraction of face size): no colour or brightness step where the
+    face meets the frame (a source's jaw shadow or beard ending at the mask), the source's
+    own colouring further in."""
+    h, w = coverage.shape
+    face_px = float(np.sqrt(coverage.sum()))
+    small = (max(1, w // _LOWPASS_DOWNSCALE), max(1, h // _LOWPASS_DOWNSCALE))
+    sigma = max(1.0, _HARMONIZE_SIGMA * face_px / _LOWPASS_DOWNSCALE)
+    # Differences are taken after downscaling: low frequencies survive it, and the
+    # arithmetic runs on a sixteenth of the pixels.
+    m = cv2.resize(coverage, small, interpolation=cv2.INTER_AREA)
+    diff = cv2.resize(base, small, interpolation=cv2.INTER_AREA) - cv2.resize(
+        image, small, interpolation=cv2.INTER_AREA
+    )
+    wm = cv2.GaussianBlur(m, (0, 0), sigma)[..., None]
+    low = cv2.GaussianBlur(diff * m[..., None], (0, 0), sigma) / np.maximum(wm, 1e-3)
+    low = cv2.resize(low, (w, h), interpolation=cv2.INTER_LINEAR)
+    weight = np.maximum(1.0 - inside * (1.0 / max(1.0, reach * face_px)), 0.0)[..., None]
+    return image + low * weight
+
+
+def composite(out: Frame, patch: FacePatch, settings: CompositorSettings) -> None:
     """Blend one patch into `out` (a copy of `frame`) in place."""
     h, w = patch.shape
     ys, xs = slice(patch.y0, patch.y0 + h), slice(patch.x0, patch.x0 + w)
-    alpha = blend_mask(patch, settings)
-    if settings.poisson:
-        _poisson(frame, out, patch, alpha)
-        return
+    inside = inside_distance(patch)
+    alpha, texture_alpha = blend_masks(patch, settings, inside)
     base = out[ys, xs].astype(np.float32)
-    a = alpha[..., None]
-    blended = base + (patch.image - base) * a
-    region = np.clip(blended + 0.5, 0, 255).astype(np.uint8)
-    # Where alpha is 0 the frame stays bit-exact (rounding could otherwise nudge it).
-    untouched = alpha <= 0.0
-    region[untouched] = out[ys, xs][untouched]
-    out[ys, xs] = region
+    image = patch.image.astype(np.float32)
+    if settings.edge_harmonize > 0.0:
+        image = harmonize_edges(base, image, patch.mask, inside, settings.edge_harmonize)
+    if settings.poisson:
+        _poisson(out, patch, alpha)
+        return
+    if settings.texture_inset > 0.0:
+        # Two bands: low frequencies follow the colour alpha, detail the texture alpha.
+        # Where both are 0 this adds exact zeros, so the frame stays bit-exact there.
+        sigma = max(1.0, _DETAIL_SIGMA * face_size_px(patch))
+        image_low = cv2.GaussianBlur(image, (0, 0), sigma)
+        base_low = cv2.GaussianBlur(base, (0, 0), sigma)
+        blended = (
+            base
+            + (image_low - base_low) * alpha[..., None]
+            + ((image - image_low) - (base - base_low)) * texture_alpha[..., None]
+        )
+    else:
+        blended = cv2.blendLinear(image, base, alpha, 1.0 - alpha)
+    out[ys, xs] = np.clip(blended + 0.5, 0, 255).astype(np.uint8)
 
 
-def _poisson(frame: Frame, out: Frame, patch: FacePatch, alpha: Mask) -> None:
+def _poisson(out: Frame, patch: FacePatch, alpha: Mask) -> None:
     """Quality mode: gradient-domain blend of the face (colours meet the frame's at the
     seam), then the feathered mask still limits what changes."""
     h, w = patch.shape
@@ -71,7 +138,6 @@ def _poisson(frame: Frame, out: Frame, patch: FacePatch, alpha: Mask) -> None:
     canvas = cv2.copyMakeBorder(out[ys, xs], pad, pad, pad, pad, cv2.BORDER_REFLECT)
     src_p = cv2.copyMakeBorder(src, pad, pad, pad, pad, cv2.BORDER_REFLECT)
     mask_p = cv2.copyMakeBorder(binary, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0)
-    centre = (w // 2 + pad, h // 2 + pad)
     x, y, bw, bh = cv2.boundingRect(mask_p)
     centre = (x + bw // 2, y + bh // 2)
     cloned = cv2.seamlessClone(src_p, canvas, mask_p, centre, cv2.NORMAL_CLONE)[pad:-pad, pad:-pad]
@@ -81,7 +147,6 @@ def _poisson(frame: Frame, out: Frame, patch: FacePatch, alpha: Mask) -> None:
     untouched = alpha <= 0.0
     region[untouched] = out[ys, xs][untouched]
     out[ys, xs] = region
-    del frame
 
 
 class CompositeStage:
@@ -93,6 +158,6 @@ class CompositeStage:
             return packet
         out = np.array(packet.frame, copy=True)
         for patch in patches:
-            composite(packet.frame, out, patch, settings.compositor)
+            composite(out, patch, settings.compositor)
         packet.output = out
         return packet

@@ -34,5 +34,8 @@ class DetectStage:
             )
             detected = True
         packet.info["detector_ran"] = detected
-        packet.faces = [Face(t.track_id, t.detection) for t in self.tracker.tracks]
+        # Between detector runs a face has no detection: its box would be a stale one.
+        packet.faces = [
+            Face(t.track_id, t.detection if detected else None) for t in self.tracker.tracks
+        ]
         return packet

@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
+import math
 from typing import ClassVar
 
 import cv2
 import numpy as np
 
 from engine.face.mesh import topology
+from engine.face.roi import Roi, roi_from_landmarks
 from engine.packet import FramePacket
 from engine.settings import EngineSettings
 
 _AXIS_COLOURS = ((0, 0, 255), (0, 255, 0), (255, 0, 0))  # x red, y green, z blue (BGR)
+
+
+def _roi_rect(roi: Roi) -> tuple[tuple[float, float], tuple[float, float], float]:
+    return (roi.cx, roi.cy), (roi.size, roi.size), math.degrees(roi.angle)
 
 
 class OverlayStage:
@@ -32,6 +38,11 @@ class OverlayStage:
                 cv2.rectangle(out, (x0, y0), (x1, y1), (0, 200, 255), 1, cv2.LINE_AA)
             if face.landmarks is None:
                 continue
+            # The square the landmarker crops next (detector boxes come only on the
+            # frames where the detector ran).
+            corners = cv2.boxPoints(_roi_rect(roi_from_landmarks(face.landmarks)))
+            square = [np.round(corners * 4).astype(np.int32)]
+            cv2.polylines(out, square, True, (200, 160, 60), 1, cv2.LINE_AA, shift=2)
             pts = np.round(face.landmarks[:, :2] * 4).astype(np.int32)  # 2 fractional bits
             lines = pts[self._edges]
             cv2.polylines(out, list(lines), False, (90, 220, 90), 1, cv2.LINE_AA, shift=2)

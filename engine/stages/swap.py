@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import ClassVar
 
 import numpy as np
@@ -43,13 +44,25 @@ def assign_sources(
     return [(face, identity) for face in chosen]
 
 
+# The target's detail level changes slowly (focus, distance): re-measure this often.
+_DETAIL_EVERY = 15
+
+
+@dataclass(slots=True)
+class _TrackState:
+    rest: np.ndarray  # the face's slowly updated rest shape (canonical units)
+    source_key: str = ""
+    detail_sigma: float | None = None
+    detail_age: int = 0
+
+
 class SwapStage:
     name: ClassVar[str] = "swapper"
 
     def __init__(self, library: SourceLibrary, renderer: FaceRenderer | None = None) -> None:
         self.library = library
         self.renderer = renderer or FaceRenderer()
-        self._rest: dict[int, np.ndarray] = {}
+        self._tracks: dict[int, _TrackState] = {}
 
     def process(self, packet: FramePacket, settings: EngineSettings) -> FramePacket:
         if not settings.swap.enabled:
@@ -59,23 +72,31 @@ class SwapStage:
             if face.fit is None:
                 continue
             seen.add(face.track_id)
-            rest = self._update_rest(face)
+            state = self._update_track(face, identity.key)
             face.patch = self.renderer.render(
                 packet.frame,
                 face,
                 identity,
                 settings.swap,
                 color_match=settings.compositor.color_match,
-                rest_canonical=rest,
+                rest_canonical=state.rest,
+                blur_sigma=state.detail_sigma,
             )
-        for track_id in set(self._rest) - seen:
-            del self._rest[track_id]
+            if face.patch is not None and state.detail_sigma is None:
+                state.detail_sigma = face.patch.detail_sigma
+        for track_id in set(self._tracks) - seen:
+            del self._tracks[track_id]
         return packet
 
-    def _update_rest(self, face: Face) -> np.ndarray:
+    def _update_track(self, face: Face, source_key: str) -> _TrackState:
         assert face.fit is not None
         current = face.fit.canonical_landmarks
-        rest = self._rest.get(face.track_id)
-        rest = current.copy() if rest is None else rest + _REST_RATE * (current - rest)
-        self._rest[face.track_id] = rest
-        return rest
+        state = self._tracks.get(face.track_id)
+        if state is None:
+            state = self._tracks[face.track_id] = _TrackState(current.copy())
+        else:
+            state.rest += _REST_RATE * (current - state.rest)
+        state.detail_age += 1
+        if state.source_key != source_key or state.detail_age >= _DETAIL_EVERY:
+            state.source_key, state.detail_sigma, state.detail_age = source_key, None, 0
+        return state

@@ -16,12 +16,12 @@ from numpy.typing import NDArray
 
 from engine.face.fit import FaceFitter, vertex_normals
 from engine.face.mesh import topology
-from engine.face.sh import shading
+from engine.face.sh import RELIGHT_BANDS, shading
 from engine.render.uvmap import fill_outside, uv_map
 from engine.types import Frame, Landmarks
 
 F32 = NDArray[np.float32]
-_SHADE_RANGE = (0.5, 2.0)  # de-lighting never more than halves or doubles a texel
+_SHADE_RANGE = (0.8, 1.25)  # de-lighting brightens or darkens a texel by at most this
 _MIRROR_PREFERENCE = 0.05  # the mirrored side only wins where this side was barely seen
 
 
@@ -51,7 +51,7 @@ def unwrap(image: Frame, landmarks: Landmarks, fitter: FaceFitter) -> UnwrappedP
     uvm = uv_map()
     fit = fitter.fit(image, landmarks)
     normals = vertex_normals(landmarks, fitter.triangles)
-    vertex_shade = np.clip(shading(normals, fit.lighting), *_SHADE_RANGE)
+    vertex_shade = np.clip(shading(normals, fit.lighting, RELIGHT_BANDS), *_SHADE_RANGE)
     facing = np.clip(-normals[:, 2], 0.0, 1.0)
     attrs = np.column_stack([landmarks[:, :2], vertex_shade, facing]).astype(np.float32)
     texel = uvm.interpolate(attrs)

@@ -14,19 +14,19 @@ from numpy.typing import NDArray
 
 from engine.face.fit import FaceFitter, vertex_normals
 from engine.face.mesh import topology
-from engine.face.sh import shading
+from engine.face.sh import RELIGHT_BANDS, shading
 from engine.faces import Face, FacePatch
-from engine.render.raster import interpolate, rasterize
+from engine.render.raster import rasterize_attributes
 from engine.settings import SwapSettings
-from engine.swap.colour import apply_lab, lab_transfer
+from engine.swap.colour import bgr_affine, lab_transfer
 from engine.swap.identity import SourceIdentity
 from engine.swap.shape import shape_transfer
+from engine.swap.sharpness import detail_sigma, soften
 from engine.types import Frame
 
 F32 = NDArray[np.float32]
-_SHADE_RANGE = (0.5, 2.0)
+_SHADE_RANGE = (0.8, 1.25)  # relighting brightens or darkens by at most this
 _MIN_FACING = 0.25
-_KEEP_REGION = "lips_inner"
 
 
 class FaceRenderer:
@@ -40,7 +40,7 @@ class FaceRenderer:
         # target's; leaving them out lets the target's own mouth interior show through.
         self.render_triangles = fitter.triangles[~spans_mouth]
         self.skin_ids = fitter.skin_ids
-        self.inner_lips = topo.region(_KEEP_REGION)
+        self.inner_lips = topo.region("lips_inner")
         self.uv = topo.uv
         self.shape = shape_transfer()
 
@@ -71,7 +71,11 @@ class FaceRenderer:
         swap: SwapSettings,
         color_match: bool = True,
         rest_canonical: F32 | None = None,
+        blur_sigma: float | None = None,
     ) -> FacePatch | None:
+        """The new face over its frame region. `blur_sigma`: how much to soften the render
+        to the target's detail level; None measures it on this frame (costly: callers
+        that track a face reuse the value for a while)."""
         if face.fit is None or face.landmarks is None:
             return None
         height, width = frame.shape[:2]
@@ -82,19 +86,18 @@ class FaceRenderer:
         if x1 - x0 < 4 or y1 - y0 < 4:
             return None
         local = posed[:, :2] - np.array([x0, y0], np.float32)
-        tri_id, bary = rasterize(local, posed[:, 2], self.render_triangles, (y1 - y0, x1 - x0))
-        coverage = tri_id >= 0
-        if not coverage.any():
-            return None
-
         normals = vertex_normals(posed, self.triangles)
-        shade = np.clip(shading(normals, face.fit.lighting), *_SHADE_RANGE)
+        shade = np.clip(shading(normals, face.fit.lighting, RELIGHT_BANDS), *_SHADE_RANGE)
         size = identity.albedo.shape[0]
         attrs = [self.uv * size, shade]
         blend_target = swap.alpha < 1.0
         if blend_target:
             attrs.append(face.landmarks[:, :2])  # where each point sits in the target
-        per_pixel = interpolate(tri_id, bary, self.render_triangles, np.hstack(attrs))
+        per_pixel, coverage = rasterize_attributes(
+            local, posed[:, 2], self.render_triangles, np.hstack(attrs), (y1 - y0, x1 - x0)
+        )
+        if not coverage.any():
+            return None
         albedo = cv2.remap(
             identity.albedo,
             per_pixel[..., 0],
@@ -105,6 +108,9 @@ class FaceRenderer:
         image = albedo * per_pixel[..., 2:5]
         if color_match:
             image = self._match_colour(frame, face, identity, shade, normals, image)
+        if blur_sigma is None:
+            blur_sigma = detail_sigma(image, frame[y0:y1, x0:x1], coverage)
+        image = soften(image, blur_sigma)
         if blend_target:
             target = cv2.remap(
                 frame,
@@ -124,6 +130,7 @@ class FaceRenderer:
             image=image.astype(np.float32),
             mask=coverage.astype(np.float32),
             keep_mask=keep.astype(np.float32) * (1.0 / 255.0),
+            detail_sigma=blur_sigma,
         )
 
     def _match_colour(
@@ -153,4 +160,5 @@ class FaceRenderer:
         )
         source = identity.vertex_albedo[ids] * shade[ids]
         scale, offset = lab_transfer(source, target)
-        return apply_lab(image, scale, offset)
+        matrix = bgr_affine(identity.vertex_albedo * shade, scale, offset)
+        return cv2.transform(image, matrix)

@@ -17,6 +17,8 @@ from numpy.typing import NDArray
 from engine.face.mesh import inside_lips, topology
 
 F32 = NDArray[np.float32]
+BROW_WEIGHT = 1.0
+EYE_WEIGHT = 1.0
 
 
 class ShapeTransfer:
@@ -29,16 +31,10 @@ class ShapeTransfer:
             adjacency[topo.triangles[:, b], topo.triangles[:, a]] = 1.0
         laplacian = np.diag(adjacency.sum(axis=1)) - adjacency
 
-        self.source_ids = np.unique(
-            np.concatenate(
-                [
-                    topo.region("nose"),
-                    topo.region("left_eyebrow"),
-                    topo.region("right_eyebrow"),
-                ]
-            )
-        )
+        self.nose = topo.region("nose")
+        self.brows = np.concatenate([topo.region("left_eyebrow"), topo.region("right_eyebrow")])
         self.eyes = (topo.region("left_eye"), topo.region("right_eye"))
+        self.source_ids = np.unique(np.concatenate([self.nose, self.brows]))
         fixed = np.unique(
             np.concatenate(
                 [
@@ -60,9 +56,10 @@ class ShapeTransfer:
         """Per-vertex shape offsets (468×3) from the raw source−target difference."""
         d = np.asarray(delta, np.float64)
         target = np.zeros_like(d)
-        target[self.source_ids] = d[self.source_ids]
+        target[self.nose] = d[self.nose]
+        target[self.brows] = BROW_WEIGHT * d[self.brows]
         for eye in self.eyes:
-            target[eye] = d[eye].mean(axis=0)
+            target[eye] = EYE_WEIGHT * d[eye].mean(axis=0)
         target[self._fixed] = 0.0
         out = target.copy()
         out[self._free] = self._h @ target[self._pinned]

@@ -14,11 +14,15 @@ from pathlib import Path
 import pytest
 
 from app.main_window import MainWindow
+from app.qt_compat import guard_none_refcount
 from app.settings_store import AppState
 from engine.sources import DemoSource
 from engine.sources.base import FrameSource
 
 SMALL = (320, 180)
+
+# pytest-qt's own calls run before any window exists; protect them too (see qt_compat).
+guard_none_refcount()
 
 
 @pytest.fixture(autouse=True)

@@ -1,0 +1,80 @@
+"""Hand occlusion stage: hands in front of a face stay visible.
+
+It runs after the swapper and enhancer and before the compositor: each hand's mask is
+OR-ed into the face patches' `keep_mask` (target pixels to keep), so the compositor
+leaves the hand as the camera saw it. The models run only while some face has a patch.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import numpy as np
+from numpy.typing import NDArray
+
+from engine.face.analyzer import usable_frame
+from engine.faces import FacePatch
+from engine.hands.landmarks import HandLandmarker
+from engine.hands.mask import hand_mask
+from engine.hands.palm import PalmDetector
+from engine.hands.tracker import HandTracker, HandTrackingOptions
+from engine.onnx_session import ProviderChoice, load_model
+from engine.packet import FramePacket
+from engine.paths import MODELS_DIR
+from engine.settings import EngineSettings, HandSettings
+from engine.types import Mask
+
+F32 = NDArray[np.float32]
+
+
+def options_of(hands: HandSettings) -> HandTrackingOptions:
+    return HandTrackingOptions(
+        every_n=hands.every_n,
+        max_hands=hands.max_hands,
+        score_threshold=hands.score_threshold,
+        presence_threshold=hands.presence_threshold,
+    )
+
+
+def keep_hands(patch: FacePatch, hands: list[F32], grow: float) -> Mask | None:
+    """Add the hands to the patch's keep mask; returns the hand mask, None if no overlap."""
+    mask = hand_mask(hands, patch.shape, (patch.x0, patch.y0), grow)
+    if not mask.any():
+        return None
+    patch.keep_mask = mask if patch.keep_mask is None else np.maximum(patch.keep_mask, mask)
+    return mask
+
+
+class HandStage:
+    name: ClassVar[str] = "hands"
+
+    def __init__(self, detector: PalmDetector, landmarker: HandLandmarker) -> None:
+        self.tracker = HandTracker(detector, landmarker)
+        self.providers = tuple(
+            dict.fromkeys(m.providers[0] for m in (detector.model, landmarker.model))
+        )
+
+    @classmethod
+    def bundled(cls, provider: ProviderChoice = "auto") -> HandStage:
+        palm = load_model(MODELS_DIR / "palm_detection.onnx", name="palm_detection",
+                          provider=provider)  # fmt: skip
+        hand = load_model(MODELS_DIR / "hand_landmark.onnx", name="hand_landmark",
+                          provider=provider)  # fmt: skip
+        return cls(PalmDetector(palm), HandLandmarker(hand))
+
+    def process(self, packet: FramePacket, settings: EngineSettings) -> FramePacket:
+        hands_settings = settings.hands
+        patches = [f.patch for f in packet.faces if f.patch is not None]
+        if not hands_settings.enabled or not patches or not usable_frame(packet.frame):
+            # Nothing to protect: the models do not run, and stale tracks are dropped.
+            self.tracker.reset()
+            return packet
+        hands = self.tracker.step(packet.frame, options_of(hands_settings))
+        covered = 0
+        for patch in patches:
+            if hands and keep_hands(patch, hands, hands_settings.grow) is not None:
+                covered += 1
+        packet.info["hands"] = {"found": len(hands), "over_faces": covered}
+        if hands:
+            packet.info["hand_landmarks"] = hands
+        return packet

@@ -1,0 +1,45 @@
+"""Matches the new face's fine detail to the target's.
+
+A sharp source photo rendered into a soft webcam or video frame looks pasted on: it has
+pores and stubble the rest of the frame cannot show. The render is blurred just enough
+that its Laplacian energy (the measure of fine detail) does not exceed the target face's.
+A softer render is left alone: blur can be added, detail cannot.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+# Candidate blur radii (px), finest first; the first that brings the render's detail down
+# to the target's wins.
+_SIGMAS = (0.5, 0.8, 1.1, 1.5, 2.0, 2.7, 3.6)
+
+
+def _detail(gray: NDArray[np.float32], where: NDArray[np.bool_]) -> float:
+    lap = cv2.Laplacian(gray, cv2.CV_32F)
+    return float(lap[where].var())
+
+
+def detail_sigma(
+    image: NDArray[np.float32], target: NDArray[np.uint8], coverage: NDArray[np.bool_]
+) -> float:
+    """Blur σ that brings the render's fine detail down to the target's (0 = none)."""
+    # Measure away from the face outline, where the frame's background would dominate.
+    inner = cv2.erode(coverage.astype(np.uint8), np.ones((7, 7), np.uint8)) > 0
+    if inner.sum() < 400:
+        return 0.0
+    target_gray = cv2.cvtColor(target, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    render_gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    wanted = _detail(target_gray, inner)
+    if _detail(render_gray, inner) <= wanted:
+        return 0.0
+    for sigma in _SIGMAS:
+        if _detail(cv2.GaussianBlur(render_gray, (0, 0), sigma), inner) <= wanted:
+            return sigma
+    return _SIGMAS[-1]
+
+
+def soften(image: NDArray[np.float32], sigma: float) -> NDArray[np.float32]:
+    return image if sigma <= 0.0 else cv2.GaussianBlur(image, (0, 0), sigma)
