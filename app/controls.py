@@ -203,6 +203,13 @@ class ControlPanel(QWidget):
         self.enhancer_cost = QLabel("cost: toggle to measure")
         self.enhancer_cost.setObjectName("hint")
         form.addRow(self.enhancer_cost)
+        # The quality governor steps the enhancer (then more) down to hold this rate.
+        target = self._combo(
+            "quality.target_fps",
+            (("No target", None), ("24 fps", 24.0), ("30 fps", 30.0), ("60 fps", 60.0)),
+        )
+        target.setToolTip("Lower quality automatically when processing can't keep this rate")
+        form.addRow("Hold", target)
         return group
 
     def _look_group(self) -> QGroupBox:

@@ -1,10 +1,13 @@
 """Background renderer of the gallery's live mini-previews.
 
 One low-priority thread cycles through the visible tiles' faces and swaps the newest,
-already analysed packet with each (`render_preview`). It must never cost the main stream
-frames, so it (1) lowers its OS scheduling priority where the OS allows per-thread nice
-values (Linux), and (2) caps its duty cycle: after a render that took t seconds it rests
-at least t·(1−duty)/duty, so it uses at most `duty` of one core whatever the tile count.
+already analysed packet with each (the engine's `FacePreviewer`). It must not cost the
+main stream frames, and OS priority alone cannot promise that in Python (the GIL), so:
+1. it lowers its OS scheduling priority where threads have their own nice value (Linux);
+2. it renders right after the engine publishes, in the gap before the next frame;
+3. it caps its duty cycle: after a render of t seconds it rests at least t·(1−duty)/duty;
+4. it backs off (up to `max_backoff_s` between renders) while the engine drops input
+   frames — a saturated engine has no slack to share — and recovers when it stops.
 Results wait in a newest-wins dict; the GUI is told the key and pulls the pixels.
 """
 
@@ -21,6 +24,7 @@ from typing import Any
 from engine.packet import FramePacket
 from engine.pipeline import Engine
 from engine.settings import EngineSettings
+from engine.swap.preview import FacePreviewer
 from engine.threads import Worker
 from engine.types import Frame
 
@@ -45,14 +49,8 @@ def lower_thread_priority() -> bool:
 
 
 def default_renderer() -> Renderer:
-    from engine.swap.preview import render_preview
-
-    def render(
-        packet: FramePacket, key: str, library: Any, settings: EngineSettings, max_side: int
-    ) -> Frame:
-        return render_preview(packet, key, library, settings, max_side=max_side)
-
-    return render
+    """The engine's mini-preview renderer, one instance owned by this thread."""
+    return FacePreviewer().render
 
 
 class MiniPreviewRenderer(Worker):
@@ -66,6 +64,7 @@ class MiniPreviewRenderer(Worker):
         per_tile_hz: float = 3.0,
         duty: float = 0.25,
         max_side: int = 160,
+        max_backoff_s: float = 1.0,
     ) -> None:
         super().__init__("gallery-previews")
         self.engine = engine
@@ -75,6 +74,8 @@ class MiniPreviewRenderer(Worker):
         self.per_tile_hz = per_tile_hz
         self.duty = duty
         self.max_side = max_side
+        self.max_backoff_s = max_backoff_s
+        self.backoff_s = 0.0
         self._keys: tuple[str, ...] = ()
         self._lock = threading.Lock()
         self._results: dict[str, Frame] = {}
@@ -109,12 +110,17 @@ class MiniPreviewRenderer(Worker):
         self.low_priority = lower_thread_priority()
         render = self._renderer or default_renderer()
         index = 0
+        version = 0
+        drops_seen = self.engine.input.drops
         while not self.stopping:
             keys = self._keys
-            _, packet = self.engine.output.read()
-            if not keys or packet is None:
+            if not keys:
                 self._wake.wait(0.2)
                 self._wake.clear()
+                continue
+            # Start right after a publish: the engine is then waiting for its next frame.
+            version, packet = self.engine.output.wait_newer(version, 0.2)
+            if packet is None:
                 continue
             index %= len(keys)
             key = keys[index]
@@ -140,5 +146,16 @@ class MiniPreviewRenderer(Worker):
                     self._results[key] = frame
                 self.renders += 1
                 self.notify(key)
+            # Drops since the last render (its rest included): is the engine saturated?
+            drops = self.engine.input.drops
+            self._adapt(drops > drops_seen)
+            drops_seen = drops
             period = 1.0 / (self.per_tile_hz * len(keys))
-            self._rest(max(period - took, took * (1.0 - self.duty) / self.duty))
+            self._rest(max(period - took, took * (1.0 - self.duty) / self.duty, self.backoff_s))
+
+    def _adapt(self, engine_dropped: bool) -> None:
+        """Double the pause while the engine drops frames; halve it while it keeps up."""
+        if engine_dropped:
+            self.backoff_s = min(self.max_backoff_s, max(0.25, 2 * self.backoff_s))
+        else:
+            self.backoff_s = self.backoff_s / 2 if self.backoff_s > 0.05 else 0.0

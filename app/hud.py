@@ -13,11 +13,25 @@ from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QPainter, QPaintEvent
 from PySide6.QtWidgets import QWidget
 
+from engine.governor import GovernorStatus
 from engine.stats import StatsSnapshot
 
 BUDGET_MS = 50.0  # the per-frame budget the design sets; the bar's full width
 # Calm, distinguishable colours, assigned by stage order.
-PALETTE = ("#5fa8d3", "#7bc47f", "#e0b050", "#d9735b", "#a88fd8", "#5cc4b8", "#c98fb1", "#9aa5b1")
+PALETTE = (
+    "#5fa8d3",
+    "#7bc47f",
+    "#e0b050",
+    "#d9735b",
+    "#a88fd8",
+    "#5cc4b8",
+    "#c98fb1",
+    "#9aa5b1",
+    "#d8d27a",
+    "#8fb0e8",
+    "#e39a6f",
+    "#6fd3a0",
+)
 CARD_W = 300
 PAD = 10
 
@@ -37,6 +51,9 @@ class HudData:
     providers: tuple[str, ...] = ()
     dropped: int = 0
     showing_original: bool = False
+    quality: str = ""  # the quality governor's step ("" when no target is set)
+    quality_reason: str = ""
+    enhancer_costs: tuple[str, ...] = ()  # measured per mode, e.g. "builtin: −8.0 fps, …"
 
     @staticmethod
     def from_snapshot(
@@ -44,6 +61,8 @@ class HudData:
         providers: Sequence[str],
         showing_original: bool = False,
         order: Sequence[str] = (),
+        governor: GovernorStatus | None = None,
+        enhancer_costs: Sequence[str] = (),
     ) -> HudData:
         """`order`: stage names in pipeline order (stats list them by first appearance)."""
         rank = {name: i for i, name in enumerate(order)}
@@ -56,6 +75,9 @@ class HudData:
             providers=tuple(providers),
             dropped=snap.dropped,
             showing_original=showing_original,
+            quality=quality_step_text(governor),
+            quality_reason=governor.reason if governor is not None and governor.active else "",
+            enhancer_costs=tuple(enhancer_costs),
         )
 
     def lines(self) -> list[str]:
@@ -64,7 +86,17 @@ class HudData:
             f"{self.fps:4.1f} fps   latency p50 {self.latency_p50_ms:3.0f} ms · "
             f"p95 {self.latency_p95_ms:3.0f} ms",
             f"provider {provider or 'none (no models)'}   dropped {self.dropped}",
+            *([self.quality] if self.quality else []),
+            *([f"  {self.quality_reason}"] if self.quality_reason else []),
+            *(f"enhancer {cost}" for cost in self.enhancer_costs),
         ]
+
+
+def quality_step_text(governor: GovernorStatus | None) -> str:
+    """The governor's step, e.g. `quality 1/3: enhancer off`, while a target is set."""
+    if governor is None or not governor.active:
+        return ""
+    return f"quality {governor.step}/{governor.steps - 1}: {governor.name}"
 
 
 def short_provider(name: str) -> str:
@@ -90,7 +122,7 @@ class HudOverlay(QWidget):
         legend_rows = (len(self.data.stages) + 1) // 2
         return (
             2 * PAD
-            + 2 * 16
+            + len(self.data.lines()) * 16
             + 8
             + 10
             + 4
@@ -113,8 +145,11 @@ class HudOverlay(QWidget):
         p.setFont(self._font)
         p.setPen(QColor(230, 232, 236))
         y = PAD + 12
+        metrics = p.fontMetrics()
         for line in self.data.lines():
-            p.drawText(PAD, y, line)
+            # Governor reasons can be long: elide rather than run off the card.
+            shown = metrics.elidedText(line, Qt.TextElideMode.ElideRight, CARD_W - 2 * PAD)
+            p.drawText(PAD, y, shown)
             y += 16
         y += 4
         self._paint_bar(p, QRectF(PAD, y, CARD_W - 2 * PAD, 10))

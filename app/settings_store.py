@@ -100,6 +100,24 @@ def settings_path() -> Path:
 # --- dataclass <-> JSON --------------------------------------------------------------
 
 
+def changed_leaves(value: Any, default: Any) -> dict[str, Any]:
+    """The JSON of the fields of a dataclass tree that differ from `default`'s.
+
+    Engine settings are saved this way so that a tuning default improved in a later
+    release reaches users who never touched that setting, while their own choices stay.
+    """
+    out: dict[str, Any] = {}
+    for f in dataclasses.fields(value):
+        mine, theirs = getattr(value, f.name), getattr(default, f.name)
+        if mine == theirs:
+            continue
+        if dataclasses.is_dataclass(mine) and type(mine) is type(theirs):
+            out[f.name] = changed_leaves(mine, theirs)
+        else:
+            out[f.name] = to_json(mine)
+    return out
+
+
 def to_json(value: Any) -> Any:
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {f.name: to_json(getattr(value, f.name)) for f in dataclasses.fields(value)}
@@ -251,6 +269,7 @@ def save(state: AppState, path: Path | None = None) -> None:
     path = path or settings_path()
     path.parent.mkdir(parents=True, exist_ok=True)
     data = {"version": VERSION, **to_json(state)}
+    data["engine"] = changed_leaves(state.engine, EngineSettings())
     tmp = path.with_name(path.name + ".part")
     tmp.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
     tmp.replace(path)

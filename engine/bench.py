@@ -62,10 +62,14 @@ class NeuralReady:
     def apply(self, stages: Sequence[Stage]) -> list[Stage]:
         """The enhancer stage replaced by the loaded model, or (no model) by the built-in
         one the live selector would fall back to, without its failing background load."""
-        ready: Stage | None = self.stage
-        return [
-            (ready or getattr(s, "builtin", s)) if s.name == "enhancer" else s for s in stages
-        ]
+        out: list[Stage] = []
+        for stage in stages:
+            if stage.name != "enhancer":
+                out.append(stage)
+                continue
+            fallback: Stage = getattr(stage, "builtin", stage)
+            out.append(self.stage if self.stage is not None else fallback)
+        return out
 
 
 def _run_once(

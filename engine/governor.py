@@ -150,7 +150,7 @@ class QualityGovernor:
         self._user = user
         self.ladder = build_ladder(user)
         self.step = 0
-        self.reason = "as set"
+        self.reason = "measuring"
         self.load: float | None = None
         self._over = 0
         self._headroom_since: float | None = None
@@ -171,10 +171,10 @@ class QualityGovernor:
         return q.governor and q.has_target
 
     def status(self) -> GovernorStatus:
+        name = self.ladder[self.step].name
         return GovernorStatus(
-            self.active, self.step, len(self.ladder), self.ladder[self.step].name,
-            self.reason, self.load,
-        )  # fmt: skip
+            self.active, self.step, len(self.ladder), name, self.reason, self.load
+        )
 
     def set_user(self, user: EngineSettings) -> GovernorDecision | None:
         """New user settings. The step is kept while the ladder keeps its shape (a target
@@ -231,7 +231,8 @@ class QualityGovernor:
         if load >= cfg.headroom or self.step == 0:
             self._headroom_since = None
             if self.step == 0:
-                self.reason = f"{measured}: within target"
+                near = "within target" if load <= 1.0 else "near target (within the margin)"
+                self.reason = f"{measured}: {near}"
             return None
         if self._headroom_since is None:
             self._headroom_since = sample.t_s
@@ -241,8 +242,8 @@ class QualityGovernor:
             return None
         predicted = self._predict(self.step - 1, load, sample.t_s)
         if predicted is not None and predicted > cfg.predict_fit:
-            self.reason = f"{measured}: headroom, but {self.ladder[self.step - 1].name!r} " \
-                f"would need ~{predicted:.0%} of the target"  # fmt: skip
+            upper = self.ladder[self.step - 1].name
+            self.reason = f"{measured}: headroom, but {upper!r} would need ~{predicted:.0%}"
             return None
         self._last_up = (self.step - 1, sample.t_s)
         self.step -= 1
@@ -335,8 +336,13 @@ class EngineGovernor:
         self._processing.clear()
         self._latency.clear()
         self.decisions.append(decision)
-        log.info("quality %s to step %d (%s): %s", decision.direction, decision.step,
-                 decision.name, decision.reason)  # fmt: skip
+        log.info(
+            "quality %s to step %d (%s): %s",
+            decision.direction,
+            decision.step,
+            decision.name,
+            decision.reason,
+        )
 
     def status(self) -> GovernorStatus:
         with self._lock:

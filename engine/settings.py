@@ -81,7 +81,7 @@ class CompositorSettings:
     texture_inset: float = 0.04
     # Within this distance of the face edge (fraction of face size) the new face's low-
     # frequency colour is pulled toward the frame's, fading to none further in; 0 = off.
-    edge_harmonize: float = 0.0
+    edge_harmonize: float = 0.12
 
     def __post_init__(self) -> None:
         _check(0.0 <= self.mask_erode <= 0.3, "mask_erode must be in [0, 0.3]")

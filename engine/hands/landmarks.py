@@ -63,9 +63,12 @@ class HandLandmarker:
     def run(self, frame: Frame, roi: Roi) -> HandResult:
         m = roi.frame_to_crop(self.size)
         crop = cv2.warpAffine(
-            frame, m, (self.size, self.size), flags=cv2.INTER_LINEAR,
+            frame,
+            m,
+            (self.size, self.size),
+            flags=cv2.INTER_LINEAR,
             borderMode=cv2.BORDER_CONSTANT,
-        )  # fmt: skip
+        )
         tensor = cv2.cvtColor(crop, cv2.COLOR_BGR2RGB).astype(np.float32) * (1.0 / 255.0)
         outputs = self.model.session.run(None, {self._input_name: tensor[None]})
         raw = outputs[self._landmark_index].reshape(NUM_LANDMARKS, 3).astype(np.float64)

@@ -37,9 +37,9 @@ def _raster(
         ymax = min(int(np.ceil(max(y0, y1, y2))), height - 1)
         z0, z1, z2 = depth[i0], depth[i1], depth[i2]
         for py in range(ymin, ymax + 1):
-            cy = py + 0.5
+            cy = float(py)
             for px in range(xmin, xmax + 1):
-                cx = px + 0.5
+                cx = float(px)
                 w0 = ((x1 - cx) * (y2 - cy) - (x2 - cx) * (y1 - cy)) * inv
                 w1 = ((x2 - cx) * (y0 - cy) - (x0 - cx) * (y2 - cy)) * inv
                 w2 = 1.0 - w0 - w1
@@ -99,9 +99,9 @@ def _raster_attrs(
         ymax = min(int(np.ceil(max(y0, y1, y2))), height - 1)
         z0, z1, z2 = depth[i0], depth[i1], depth[i2]
         for py in range(ymin, ymax + 1):
-            cy = py + 0.5
+            cy = float(py)
             for px in range(xmin, xmax + 1):
-                cx = px + 0.5
+                cx = float(px)
                 w0 = ((x1 - cx) * (y2 - cy) - (x2 - cx) * (y1 - cy)) * inv
                 w1 = ((x2 - cx) * (y0 - cy) - (x0 - cx) * (y2 - cy)) * inv
                 w2 = 1.0 - w0 - w1
@@ -138,7 +138,8 @@ def rasterize_attributes(
 def rasterize(
     xy: NDArray[np.floating], depth: NDArray[np.floating], tris: I32, size: tuple[int, int]
 ) -> tuple[I32, F32]:
-    """(tri_id H×W, −1 where empty; barycentrics H×W×3) for pixel centres; nearest
+    """(tri_id H×W, −1 where empty; barycentrics H×W×3) at pixel centres, which sit at
+    integer coordinates as in `cv2.remap`/`warpAffine`; nearest
     (smallest depth) triangle wins. `size` is (height, width); `xy` in pixel units."""
     return _raster(
         np.ascontiguousarray(xy, np.float32),

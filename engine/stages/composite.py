@@ -58,6 +58,11 @@ def blend_masks(
         keep = 1.0 - cv2.GaussianBlur(keep, (0, 0), max(0.8, face_px * 0.004))
         colour *= keep
         texture *= keep
+    # Only rendered pixels may change: the soft mouth edge must not reach into the
+    # uncovered mouth hole, where the patch holds no face.
+    covered = patch.mask > 0.5
+    colour *= covered
+    texture *= covered
     return colour.astype(np.float32), texture.astype(np.float32)
 
 

@@ -56,10 +56,12 @@ class HandStage:
 
     @classmethod
     def bundled(cls, provider: ProviderChoice = "auto") -> HandStage:
-        palm = load_model(MODELS_DIR / "palm_detection.onnx", name="palm_detection",
-                          provider=provider)  # fmt: skip
-        hand = load_model(MODELS_DIR / "hand_landmark.onnx", name="hand_landmark",
-                          provider=provider)  # fmt: skip
+        palm = load_model(
+            MODELS_DIR / "palm_detection.onnx", name="palm_detection", provider=provider
+        )
+        hand = load_model(
+            MODELS_DIR / "hand_landmark.onnx", name="hand_landmark", provider=provider
+        )
         return cls(PalmDetector(palm), HandLandmarker(hand))
 
     def process(self, packet: FramePacket, settings: EngineSettings) -> FramePacket:
@@ -69,6 +71,8 @@ class HandStage:
             # Nothing to protect: the models do not run, and stale tracks are dropped.
             self.tracker.reset()
             return packet
+        # Palms are searched in the whole frame, as MediaPipe does: a crop around the
+        # faces was tried and found hands less reliably (the detector uses the arm).
         hands = self.tracker.step(packet.frame, options_of(hands_settings))
         covered = 0
         for patch in patches:

@@ -116,6 +116,12 @@ class InternalScale:
     def providers(self) -> tuple[str, ...]:
         return tuple(getattr(self.inner, "providers", ()))
 
+    def stop(self, timeout: float = 2.0) -> None:
+        """Forwarded: the wrapped selector may own background loader threads."""
+        stop = getattr(self.inner, "stop", None)
+        if callable(stop):
+            stop(timeout)
+
     def process(self, packet: FramePacket, settings: EngineSettings) -> FramePacket:
         s = settings.quality.internal_scale
         frame: Frame = packet.frame
@@ -129,11 +135,15 @@ class InternalScale:
         x0, y0, x1, y1 = region
         small_w = max(1, round((x1 - x0) * s))
         sx = small_w / (x1 - x0)
-        small = cv2.resize(frame[y0:y1, x0:x1], (small_w, max(1, round((y1 - y0) * sx))),
-                           interpolation=cv2.INTER_LINEAR)  # fmt: skip
+        small = cv2.resize(
+            frame[y0:y1, x0:x1],
+            (small_w, max(1, round((y1 - y0) * sx))),
+            interpolation=cv2.INTER_LINEAR,
+        )
         scaled = [scale_face(f, sx, (x0, y0)) for f in faces]
-        inner = FramePacket(packet.frame_id, packet.capture_ns, small, faces=scaled,
-                            info=packet.info)  # fmt: skip
+        inner = FramePacket(
+            packet.frame_id, packet.capture_ns, small, faces=scaled, info=packet.info
+        )
         self.inner.process(inner, settings)
         for face, small_face in zip(faces, scaled, strict=True):
             if small_face.patch is not None:

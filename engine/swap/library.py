@@ -24,7 +24,7 @@ from engine.swap.identity import SourceIdentity, combine, thumbnail, unwrap, ver
 log = logging.getLogger(__name__)
 
 # Bump when the texture/shape algorithm changes: old cache entries are then ignored.
-CACHE_VERSION = "identity-v1"
+CACHE_VERSION = "identity-v2"
 MIN_EYE_DISTANCE_PX = 24.0
 
 
@@ -208,7 +208,8 @@ class SourceLibrary:
                     images=tuple(read_image(p) for p in files),
                     landmarks=landmarks,
                 )
-        except (OSError, ValueError, KeyError, ImageReadError) as exc:
-            log.warning("ignoring unreadable cache entry %s: %s", path, exc)
+        except Exception as exc:  # a damaged entry fails in many ways (zip, pickle, EOF…)
+            log.warning("rebuilding source face %s: its cache entry is unreadable (%s)",
+                        files[0].name, exc.__class__.__name__)
             return None
         return identity

@@ -93,8 +93,10 @@ class FaceRenderer:
         blend_target = swap.alpha < 1.0
         if blend_target:
             attrs.append(face.landmarks[:, :2])  # where each point sits in the target
+        keep_mouth = swap.keep_mouth_interior
+        triangles = self.render_triangles if keep_mouth else self.triangles
         per_pixel, coverage = rasterize_attributes(
-            local, posed[:, 2], self.render_triangles, np.hstack(attrs), (y1 - y0, x1 - x0)
+            local, posed[:, 2], triangles, np.hstack(attrs), (y1 - y0, x1 - x0)
         )
         if not coverage.any():
             return None
@@ -121,15 +123,18 @@ class FaceRenderer:
             ).astype(np.float32)
             image = swap.alpha * image + (1.0 - swap.alpha) * target
 
-        keep = np.zeros(coverage.shape, np.uint8)
-        mouth = np.round((local[self.inner_lips]) * 4).astype(np.int32)
-        cv2.fillPoly(keep, [mouth], 255, cv2.LINE_AA, shift=2)
+        keep_mask = None
+        if keep_mouth:
+            keep = np.zeros(coverage.shape, np.uint8)
+            mouth = np.round((local[self.inner_lips]) * 4).astype(np.int32)
+            cv2.fillPoly(keep, [mouth], 255, cv2.LINE_AA, shift=2)
+            keep_mask = keep.astype(np.float32) * (1.0 / 255.0)
         return FacePatch(
             x0=int(x0),
             y0=int(y0),
             image=image.astype(np.float32),
             mask=coverage.astype(np.float32),
-            keep_mask=keep.astype(np.float32) * (1.0 / 255.0),
+            keep_mask=keep_mask,
             detail_sigma=blur_sigma,
         )
 

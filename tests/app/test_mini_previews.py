@@ -41,3 +41,14 @@ def test_hidden_tiles_are_not_rendered(qtbot, make_window, wait_ready) -> None:
     qtbot.waitUntil(lambda: len(window.renderer.keys) == 2, timeout=5000)
     window.gallery_panel.hide()
     assert window.renderer.keys == ()
+
+
+def test_renderer_backs_off_while_the_engine_drops_frames(make_window) -> None:
+    renderer = make_window(start=False).renderer
+    assert renderer.backoff_s == 0.0
+    for _ in range(10):
+        renderer._adapt(engine_dropped=True)
+    assert renderer.backoff_s == renderer.max_backoff_s
+    for _ in range(10):
+        renderer._adapt(engine_dropped=False)
+    assert renderer.backoff_s == 0.0

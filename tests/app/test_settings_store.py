@@ -102,3 +102,18 @@ def test_newer_format_is_read_with_a_note(tmp_path: Path) -> None:
     loaded = load(path)
     assert loaded.state.show_hud is False
     assert "newer Fusecam" in loaded.messages[0]
+
+
+def test_only_changed_engine_settings_are_saved(tmp_path: Path) -> None:
+    path = tmp_path / "settings.json"
+    save(_custom_state(), path)
+    engine = json.loads(path.read_text())["engine"]
+    assert engine == {
+        "swap": {
+            "alpha": 0.4,
+            "face_selection": "map",
+            "source_key": "abc",
+            "source_keys": ["abc", "def"],
+        },
+        "output": {"mirror": True, "synthetic_label": True},
+    }

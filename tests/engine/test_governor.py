@@ -147,7 +147,8 @@ def test_no_step_while_the_load_hovers_near_the_target() -> None:
     # ±8% around the target: inside the band between headroom (70%) and over (110%).
     changes = simulate(governor, lambda _s, _t: TARGET_MS * rng.uniform(0.92, 1.08), 120)
     assert changes == []
-    assert governor.step == 0 and "within target" in governor.reason
+    assert governor.step == 0
+    assert "within target" in governor.reason or "near target" in governor.reason
 
 
 def test_brief_spikes_do_not_step_down() -> None:
@@ -292,9 +293,13 @@ def _drive(engine: Engine, seconds: float, frame_id: int) -> int:
 
 def test_engine_steps_down_stays_and_steps_back_up() -> None:
     config = GovernorConfig(
-        check_interval_s=0.1, window_frames=20, min_frames=5, down_checks=2,
-        up_after_s=0.6, cooldown_s=0.5,
-    )  # fmt: skip
+        check_interval_s=0.1,
+        window_frames=20,
+        min_frames=5,
+        down_checks=2,
+        up_after_s=0.6,
+        cooldown_s=0.5,
+    )
     stage = SlowStage()
     settings = user("builtin", target_p95_ms=30.0)
     engine = Engine([stage], settings, governor=EngineGovernor(config))

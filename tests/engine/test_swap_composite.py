@@ -104,15 +104,6 @@ def test_outside_the_face_the_frame_is_unchanged_pixel_for_pixel(
     assert changed[inside].mean() > 0.9
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG engine/stages/composite.py: in the open mouth the patch has no coverage "
-    "(patch.image is 0 = black there) but blend_masks computes alpha = 1 − blurred keep "
-    "mask, which is > 0 on the mouth's rim: black is blended into the target's mouth "
-    "(default mode: 66 px changed on Eileen, 166 on obama_1, 255 on obama_2, up to 32 "
-    "grey levels; poisson: 16 / 79 / 197 px). Alpha must be 0 where patch.mask is 0 "
-    "(multiplying both alphas by patch.mask > 0.5 makes this pass, all else unchanged)",
-)
 @pytest.mark.parametrize("changes", MODES[:2])
 def test_no_pixel_outside_the_rendered_face_changes(
     library: SourceLibrary, changes: dict[str, object]
@@ -141,12 +132,6 @@ def test_the_target_mouth_interior_is_kept(library: SourceLibrary, target: Path)
     assert int(diff.max()) <= 2, diff.max()  # measured 0
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG engine/swap/renderer.py ignores SwapSettings.keep_mouth_interior (the GUI's "
-    "'Keep my mouth interior' box; the neural swapper honours it): the built-in swapper "
-    "always cuts the mouth out, so switching it off changes nothing",
-)
 def test_the_mouth_interior_can_be_swapped_too(library: SourceLibrary) -> None:
     frame, packet, face = swapped(library, GRACE, EILEEN, swap__keep_mouth_interior=False)
     assert packet.output is not None
@@ -198,13 +183,6 @@ def face_difference(frame: Frame, output: Frame, face: Face) -> NDArray[np.int16
     return np.abs(output.astype(np.int16) - frame)[inside]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG engine/render/raster.py half-pixel pixel centres (see test_swap_renderer): "
-    "with alpha = 0 the composited face is the target shifted half a pixel and blurred: "
-    "mean |diff| 5.2 (Eileen) / 6.5 (Grace) grey levels over the face, max 150 "
-    "(a full swap: 33 / 35)",
-)
 @pytest.mark.parametrize(
     "target", [pytest.param(EILEEN, id="eileen"), pytest.param(GRACE, id="grace")]
 )

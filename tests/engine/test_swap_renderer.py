@@ -148,13 +148,6 @@ def test_a_known_texture_lands_on_its_vertices(
     assert float(np.median(errors)) < 0.01
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG engine/render/raster.py: _raster tests pixel centres at (px+0.5, py+0.5) "
-    "while every cv2.remap in the renderer and unwrap treats integer coordinates as pixel "
-    "centres; the whole rendered face (and, in texture space, the unwrapped texture) sits "
-    "half a pixel up-left: measured mean shift (-0.50, -0.49) px on every target",
-)
 @pytest.mark.parametrize("path", BUNDLED_TARGETS)
 def test_a_known_texture_has_no_half_pixel_shift(
     renderer: FaceRenderer,
@@ -215,13 +208,6 @@ def test_alpha_moves_the_face_from_target_to_source(
     assert means[0] < 0.4 * means[2]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG engine/render/raster.py (pixel centres at +0.5, see the texture test): at "
-    "alpha = 0 the patch is the target resampled half a pixel down-right, i.e. shifted "
-    "and 2×2-blurred: mean |diff| 5.8 (Eileen) / 7.6 (Grace) grey levels, max 150 at "
-    "sharp edges. Rasterising at pixel centres (px, py) makes it 0.00 exactly",
-)
 @pytest.mark.parametrize("path", BUNDLED_TARGETS)
 def test_alpha_zero_renders_the_target_face(
     renderer: FaceRenderer, grace: SourceIdentity, path: Path
@@ -234,12 +220,6 @@ def test_alpha_zero_renders_the_target_face(
     assert float(np.percentile(diff, 99)) < 6.0
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG engine/render/raster.py half-pixel centres: a photo's own identity "
-    "rendered back onto it (shape and colour transfer off) is off by mean 5.8 / 10.6 "
-    "grey levels (Eileen / Grace); with pixel centres fixed it is 1.9 / 2.4",
-)
 @pytest.mark.parametrize("path", BUNDLED_TARGETS)
 def test_a_photo_swapped_onto_itself_is_reproduced(
     renderer: FaceRenderer, library: SourceLibrary, path: Path

@@ -1,0 +1,87 @@
+"""Mini-previews for the source gallery: the newest analysed frame swapped with another
+face, small and cheap (a face-sized crop scaled to a thumbnail, one render)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import cv2
+import numpy as np
+
+from engine.face.fit import FaceFitter
+from engine.faces import Face
+from engine.packet import FramePacket
+from engine.settings import EngineSettings
+from engine.stages.composite import composite
+from engine.swap.library import SourceLibrary
+from engine.swap.renderer import FaceRenderer
+from engine.types import Frame
+
+_CROP_MARGIN = 1.7  # crop side / face size: some hair and background around the face
+
+
+class FacePreviewer:
+    """Owns the renderer and fitter a preview needs (built once; not thread-bound)."""
+
+    def __init__(self) -> None:
+        self.fitter = FaceFitter()
+        self.renderer = FaceRenderer(self.fitter)
+
+    def render(
+        self,
+        packet: FramePacket,
+        key: str,
+        library: SourceLibrary,
+        settings: EngineSettings,
+        max_side: int = 160,
+    ) -> Frame:
+        """The packet's main face swapped with `key`, as a square-ish thumbnail; the
+        frame itself (scaled) when there is no face or the key is unknown."""
+        frame = packet.frame
+        identity = library.get(key)
+        face = next((f for f in packet.faces if f.landmarks is not None), None)
+        if identity is None or face is None or face.landmarks is None:
+            return _scaled(frame, max_side)
+        lm = face.landmarks
+        (fx0, fy0), (fx1, fy1) = lm[:, :2].min(axis=0), lm[:, :2].max(axis=0)
+        half = max(fx1 - fx0, fy1 - fy0) * _CROP_MARGIN / 2
+        cx, cy = (fx0 + fx1) / 2, (fy0 + fy1) / 2
+        h, w = frame.shape[:2]
+        x0, y0 = max(0, int(cx - half)), max(0, int(cy - half))
+        x1, y1 = min(w, int(cx + half)), min(h, int(cy + half))
+        if x1 - x0 < 8 or y1 - y0 < 8:
+            return _scaled(frame, max_side)
+        scale = max_side / max(x1 - x0, y1 - y0)
+        small = cv2.resize(
+            frame[y0:y1, x0:x1], None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA
+        )
+        landmarks = ((lm - np.array([x0, y0, 0], np.float32)) * scale).astype(np.float32)
+        small_face = Face(face.track_id, landmarks=landmarks, fit=self.fitter.fit(small, landmarks))
+        patch = self.renderer.render(
+            small, small_face, identity, settings.swap, color_match=settings.compositor.color_match
+        )
+        if patch is None:
+            return small
+        out = np.array(small, copy=True)
+        composite(out, patch, settings.compositor)
+        return out
+
+
+def _scaled(frame: Frame, max_side: int) -> Frame:
+    scale = max_side / max(frame.shape[:2])
+    return cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+
+
+@lru_cache(maxsize=1)
+def default_previewer() -> FacePreviewer:
+    return FacePreviewer()
+
+
+def render_preview(
+    packet: FramePacket,
+    key: str,
+    library: SourceLibrary,
+    settings: EngineSettings,
+    max_side: int = 160,
+) -> Frame:
+    return default_previewer().render(packet, key, library, settings, max_side)
