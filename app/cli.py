@@ -18,9 +18,9 @@ from app.headless import add_output_options, add_quality_options
 from app.models_cli import add_models_parser, run_models
 from app.sources import add_input_options, make_source, parse_size
 from engine.imageio import ImageReadError, ImageWriteError, read_image
+from engine.onnx_session import ModelLoadError
 from engine.settings import EngineSettings
 from engine.sinks.recorder import RecorderError
-from engine.onnx_session import ModelLoadError
 from engine.sources.base import SourceError
 from engine.sources.video import VideoFileSource
 from engine.swap.library import SourceFaceError
@@ -74,44 +74,79 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("-v", "--verbose", action="store_true", help="log more")
     add_input_options(parser)
-    parser.add_argument("--source", type=_existing_file, action="append", metavar="FACE",
-                        help="source face image (repeat for several photos of one person)")
-    parser.add_argument("--screenshot", type=Path, metavar="OUT.png",
-                        help="render the window, save a screenshot and quit")
-    parser.add_argument("--quit-after-ms", type=_positive, metavar="N",
-                        help="close the window after N ms")
+    parser.add_argument(
+        "--source",
+        type=_existing_file,
+        action="append",
+        metavar="FACE",
+        help="source face image (repeat for several photos of one person)",
+    )
+    parser.add_argument(
+        "--screenshot",
+        type=Path,
+        metavar="OUT.png",
+        help="render the window, save a screenshot and quit",
+    )
+    parser.add_argument(
+        "--quit-after-ms", type=_positive, metavar="N", help="close the window after N ms"
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     run = sub.add_parser("run", help="headless live processing")
-    run.add_argument("--source", type=_existing_file, action="append", metavar="FACE",
-                     help="source face image (default: a bundled sample face)")
+    run.add_argument(
+        "--source",
+        type=_existing_file,
+        action="append",
+        metavar="FACE",
+        help="source face image (default: a bundled sample face)",
+    )
     add_input_options(run)
     run.add_argument("--record", type=Path, metavar="OUT.mp4", help="record the output")
     run.add_argument("--frames", type=_positive, metavar="N", help="stop after N frames")
     run.add_argument("--size", type=parse_size, metavar="WxH", help="resize input frames")
     run.add_argument("--no-preview", action="store_true", help="no preview window")
-    run.add_argument("--debug-overlay", action="store_true",
-                     help="draw face boxes, the face mesh and pose axes on the output")
+    run.add_argument(
+        "--debug-overlay",
+        action="store_true",
+        help="draw face boxes, the face mesh and pose axes on the output",
+    )
     add_output_options(run)
     add_quality_options(run)
 
     swap = sub.add_parser("swap", help="swap one image or video offline")
-    swap.add_argument("--source", type=_existing_file, action="append", required=True,
-                      metavar="FACE", help="source face image (repeatable)")
+    swap.add_argument(
+        "--source",
+        type=_existing_file,
+        action="append",
+        required=True,
+        metavar="FACE",
+        help="source face image (repeatable)",
+    )
     swap.add_argument("--target", type=_existing_file, required=True, metavar="IMAGE_OR_VIDEO")
     swap.add_argument("--output", type=Path, required=True, metavar="OUT")
 
     bench = sub.add_parser("bench", help="measure speed and memory (JSON + table)")
     bench.add_argument("--source", type=_existing_file, action="append", metavar="FACE")
     add_input_options(bench, camera=False)
-    bench.add_argument("--size", type=parse_size, default=(1280, 720), metavar="WxH",
-                       help="frame size (default 1280x720)")
+    bench.add_argument(
+        "--size",
+        type=parse_size,
+        default=(1280, 720),
+        metavar="WxH",
+        help="frame size (default 1280x720)",
+    )
     bench.add_argument("--frames", type=_positive, default=200, metavar="N")
     bench.add_argument("--json", type=Path, metavar="OUT.json", help="also write the JSON here")
-    bench.add_argument("--enhancer", choices=("off", "builtin", "neural", "all"),
-                       help="measure this enhancer mode (all: each, compared with off)")
-    bench.add_argument("--enhancer-model", metavar="NAME_OR_PATH",
-                       help="neural enhancer: a registered model name or a GFPGAN-style .onnx")
+    bench.add_argument(
+        "--enhancer",
+        choices=("off", "builtin", "neural", "all"),
+        help="measure this enhancer mode (all: each, compared with off)",
+    )
+    bench.add_argument(
+        "--enhancer-model",
+        metavar="NAME_OR_PATH",
+        help="neural enhancer: a registered model name or a GFPGAN-style .onnx",
+    )
     add_models_parser(sub)
     return parser
 
@@ -152,8 +187,9 @@ def _cmd_bench(args: argparse.Namespace, settings: EngineSettings) -> int:
         settings = dataclasses.replace(settings, models=models)
     enhancers = {None: (), "all": ENHANCER_MODES}.get(args.enhancer, (args.enhancer,))
     report = run_bench(
-        lambda lockstep: make_source(args, size=args.size, realtime=not lockstep,
-                                     lockstep=lockstep),
+        lambda lockstep: make_source(
+            args, size=args.size, realtime=not lockstep, lockstep=lockstep
+        ),
         lambda: build_stages(settings, library=library),
         BenchConfig(frames=args.frames, settings=settings, enhancers=enhancers),
     )

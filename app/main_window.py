@@ -252,7 +252,14 @@ class MainWindow(WindowActions):
         snap = self.core.engine.stats.snapshot()
         order = [stage.name for stage in self.core.engine.stages]
         self.hud.set_data(
-            HudData.from_snapshot(snap, self.core.providers(), self.showing_original, order)
+            HudData.from_snapshot(
+                snap,
+                self.core.providers(),
+                self.showing_original,
+                order,
+                governor=self.core.engine.governor.status(),
+                enhancer_costs=[c.text() for c in self.meter.costs.values()],
+            )
         )
         now = time.monotonic()
         self.meter.sample(now, self.core.engine.frames_published)

@@ -7,7 +7,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine.factory import providers_of
@@ -31,7 +31,7 @@ ENHANCER_MODES: tuple[EnhancerMode, ...] = ("off", "builtin", "neural")
 class BenchConfig:
     frames: int = 200
     warmup: int = 10
-    settings: EngineSettings = EngineSettings()
+    settings: EngineSettings = field(default_factory=EngineSettings)
     # Enhancer modes to measure one after another (max + paced each); () = as in settings.
     enhancers: tuple[EnhancerMode, ...] = ()
 
@@ -197,7 +197,8 @@ def format_table(report: dict[str, Any]) -> str:
         rows = [*run["stages"].items(), ("processing", run["processing"])]
         rows.append(("end_to_end", run["end_to_end"]))
         for name, s in rows:
-            lines.append(f"  {name:<16}{s['p50_ms']:>10.2f}{s['p95_ms']:>10.2f}{s['max_ms']:>10.2f}")
+            p50, p95, worst = s["p50_ms"], s["p95_ms"], s["max_ms"]
+            lines.append(f"  {name:<16}{p50:>10.2f}{p95:>10.2f}{worst:>10.2f}")
         if run.get("enhancer_fallback"):
             reason = run["enhancer_fallback"]
             lines.append(f"  neural enhancer unavailable, built-in measured: {reason}")

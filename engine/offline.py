@@ -28,9 +28,7 @@ def swap_image(engine: Engine, target: Path, output: Path) -> FramePacket:
     return packet
 
 
-def swap_video(
-    engine: Engine, target: Path, output: Path, progress: Progress | None = None
-) -> int:
+def swap_video(engine: Engine, target: Path, output: Path, progress: Progress | None = None) -> int:
     """Process every frame in order (no drops); returns the number of frames written."""
     source = VideoFileSource(target, realtime=False)
     info = source.open()

@@ -55,7 +55,7 @@ class TrackingSettings:
 class SwapSettings:
     enabled: bool = True
     alpha: float = 1.0  # latent blend: 0 = target, 1 = source
-    shape_alpha: float = 0.2  # how far the face shape moves toward the source
+    shape_alpha: float = 0.3  # how far the face shape moves toward the source
     face_selection: FaceSelection = "main"
     keep_mouth_interior: bool = True
     # Content-hash key of the active source face in the SourceLibrary (None: no swap).
@@ -161,7 +161,13 @@ class QualitySettings:
 
 ExecutionProvider = Literal["auto", "cuda", "tensorrt", "coreml", "directml", "openvino", "cpu"]
 EXECUTION_PROVIDERS: tuple[str, ...] = (
-    "auto", "cuda", "tensorrt", "coreml", "directml", "openvino", "cpu",
+    "auto",
+    "cuda",
+    "tensorrt",
+    "coreml",
+    "directml",
+    "openvino",
+    "cpu",
 )
 
 

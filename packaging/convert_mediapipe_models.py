@@ -401,11 +401,10 @@ def generate_anchors(o: dict[str, Any]) -> np.ndarray:
         fw = math.ceil(o["input_size_width"] / stride)
         for y in range(fh):
             for x in range(fw):
-                for w, h in sizes:
+                for size_w, size_h in sizes:
                     xc = (x + o["anchor_offset_x"]) / fw
                     yc = (y + o["anchor_offset_y"]) / fh
-                    if o["fixed_anchor_size"]:
-                        w, h = 1.0, 1.0
+                    w, h = (1.0, 1.0) if o["fixed_anchor_size"] else (size_w, size_h)
                     anchors.append((xc, yc, w, h))
         layer = last
     return np.asarray(anchors, dtype=np.float32)

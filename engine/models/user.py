@@ -91,7 +91,7 @@ def register_user_model(
 ) -> ModelSpec:
     """Check `path` fits `family`'s signature, record its hash, and make it resolvable."""
     # engine.neural builds on engine.models; importing it at module level would be circular.
-    from engine.neural.signature import check_signature  # noqa: PLC0415
+    from engine.neural.signature import check_signature
 
     path = path.expanduser().resolve()
     if not path.is_file():

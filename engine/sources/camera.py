@@ -70,7 +70,10 @@ class CameraSource(FrameSource):
         self._cap = cap
         fps = cap.get(cv2.CAP_PROP_FPS)
         return SourceInfo(
-            self.kind, f"camera {self.device}", frame.shape[1], frame.shape[0],
+            self.kind,
+            f"camera {self.device}",
+            frame.shape[1],
+            frame.shape[0],
             fps if 0 < fps < 1000 else 30.0,
         )
 

@@ -13,6 +13,7 @@ import numpy as np
 
 from engine.faces import FacePatch
 from engine.packet import FramePacket
+from engine.render.blend import two_band_blend
 from engine.settings import CompositorSettings, EngineSettings
 from engine.types import Frame, Mask
 
@@ -40,6 +41,15 @@ def _ramp(inside: np.ndarray, start_px: float, width_px: float) -> np.ndarray:
     return t * t * (3.0 - 2.0 * t)  # smoothstep: no kink where the ramp meets 0 or 1
 
 
+def keep_factor(patch: FacePatch, face_px: float) -> Mask:
+    """Where the target must show through (1 = keep): the mouth interior and occluders,
+    with a ~1 px soft edge."""
+    if patch.keep_mask is None:
+        return np.zeros(patch.shape, np.float32)
+    keep = cv2.dilate(patch.keep_mask, _disk(1))
+    return cv2.GaussianBlur(keep, (0, 0), max(0.8, face_px * 0.004)).astype(np.float32)
+
+
 def blend_masks(
     patch: FacePatch, settings: CompositorSettings, inside: np.ndarray
 ) -> tuple[Mask, Mask]:
@@ -53,11 +63,9 @@ def blend_masks(
     erode = settings.mask_erode * face_px
     colour = _ramp(inside, erode, 2.0 * feather)
     texture = _ramp(inside, erode + settings.texture_inset * face_px, 2.0 * feather)
-    if patch.keep_mask is not None:
-        keep = cv2.dilate(patch.keep_mask, _disk(1))
-        keep = 1.0 - cv2.GaussianBlur(keep, (0, 0), max(0.8, face_px * 0.004))
-        colour *= keep
-        texture *= keep
+    keep = 1.0 - keep_factor(patch, face_px)
+    colour *= keep
+    texture *= keep
     # Only rendered pixels may change: the soft mouth edge must not reach into the
     # uncovered mouth hole, where the patch holds no face.
     covered = patch.mask > 0.5
@@ -76,13 +84,10 @@ _LOWPASS_DOWNSCALE = 4  # low-frequency colour is estimated on a quarter-size pa
 _HARMONIZE_SIGMA = 0.06  # of face size: the scale of "low frequency"
 
 
-def harmonize_edges(
-    base: np.ndarray, image: np.ndarray, coverage: Mask, inside: np.ndarray, reach: float
-) -> np.ndarray:
-    """Add the target−render low-frequency colour difference, fading from the face edge
-    inward over `reach` (fraction of face size): no colour or brightness step where the
-    face meets the frame (a source's jaw shadow or beard ending at the mask), the source's
-    own colouring further in."""
+def low_frequency_fix(base: np.ndarray, image: np.ndarray, coverage: Mask) -> np.ndarray:
+    """Target − render colour at low frequency over the face (normalised convolution, so
+    pixels outside the face do not drag it): what edge harmonisation adds near the edge,
+    so that a source's jaw shadow or beard does not end in a colour step at the mask."""
     h, w = coverage.shape
     face_px = float(np.sqrt(coverage.sum()))
     small = (max(1, w // _LOWPASS_DOWNSCALE), max(1, h // _LOWPASS_DOWNSCALE))
@@ -95,9 +100,7 @@ def harmonize_edges(
     )
     wm = cv2.GaussianBlur(m, (0, 0), sigma)[..., None]
     low = cv2.GaussianBlur(diff * m[..., None], (0, 0), sigma) / np.maximum(wm, 1e-3)
-    low = cv2.resize(low, (w, h), interpolation=cv2.INTER_LINEAR)
-    weight = np.maximum(1.0 - inside * (1.0 / max(1.0, reach * face_px)), 0.0)[..., None]
-    return image + low * weight
+    return cv2.resize(low, (w, h), interpolation=cv2.INTER_LINEAR)
 
 
 def composite(out: Frame, patch: FacePatch, settings: CompositorSettings) -> None:
@@ -105,28 +108,34 @@ def composite(out: Frame, patch: FacePatch, settings: CompositorSettings) -> Non
     h, w = patch.shape
     ys, xs = slice(patch.y0, patch.y0 + h), slice(patch.x0, patch.x0 + w)
     inside = inside_distance(patch)
-    alpha, texture_alpha = blend_masks(patch, settings, inside)
-    base = out[ys, xs].astype(np.float32)
-    image = patch.image.astype(np.float32)
-    if settings.edge_harmonize > 0.0:
-        image = harmonize_edges(base, image, patch.mask, inside, settings.edge_harmonize)
     if settings.poisson:
-        _poisson(out, patch, alpha)
+        _poisson(out, patch, blend_mask(patch, settings, inside))
         return
-    if settings.texture_inset > 0.0:
-        # Two bands: low frequencies follow the colour alpha, detail the texture alpha.
-        # Where both are 0 this adds exact zeros, so the frame stays bit-exact there.
-        sigma = max(1.0, _DETAIL_SIGMA * face_size_px(patch))
-        image_low = cv2.GaussianBlur(image, (0, 0), sigma)
-        base_low = cv2.GaussianBlur(base, (0, 0), sigma)
-        blended = (
-            base
-            + (image_low - base_low) * alpha[..., None]
-            + ((image - image_low) - (base - base_low)) * texture_alpha[..., None]
-        )
-    else:
-        blended = cv2.blendLinear(image, base, alpha, 1.0 - alpha)
-    out[ys, xs] = np.clip(blended + 0.5, 0, 255).astype(np.uint8)
+    face_px = face_size_px(patch)
+    feather = max(1.0, settings.mask_feather * face_px)
+    erode = settings.mask_erode * face_px
+    base = out[ys, xs].astype(np.float32)
+    image = np.ascontiguousarray(patch.image, dtype=np.float32)
+    # Two bands: low frequencies follow the colour ramp, detail the texture ramp.
+    sigma = max(1.0, _DETAIL_SIGMA * face_px)
+    image_low = cv2.GaussianBlur(image, (0, 0), sigma)
+    base_low = cv2.GaussianBlur(base, (0, 0), sigma)
+    reach = settings.edge_harmonize * face_px
+    fix = low_frequency_fix(base, image, patch.mask) if reach > 0.0 else base_low
+    two_band_blend(
+        out[ys, xs],
+        image,
+        image_low,
+        base_low,
+        np.ascontiguousarray(fix, dtype=np.float32),
+        inside,
+        np.ascontiguousarray(patch.mask, dtype=np.float32),
+        keep_factor(patch, face_px),
+        erode,
+        erode + settings.texture_inset * face_px,
+        2.0 * feather,
+        reach,
+    )
 
 
 def _poisson(out: Frame, patch: FacePatch, alpha: Mask) -> None:

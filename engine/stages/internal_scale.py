@@ -124,10 +124,12 @@ class InternalScale:
 
     def process(self, packet: FramePacket, settings: EngineSettings) -> FramePacket:
         s = settings.quality.internal_scale
+        if s >= _FULL or not packet.faces:
+            return self.inner.process(packet, settings)
         frame: Frame = packet.frame
         height, width = frame.shape[:2]
         faces = list(packet.faces)
-        region = faces_region(faces, (width, height)) if s < _FULL else None
+        region = faces_region(faces, (width, height))
         if region is None:
             return self.inner.process(packet, settings)
         # Only the faces' region is scaled (a whole-frame resize would cost more than the

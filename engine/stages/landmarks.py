@@ -7,6 +7,7 @@ from typing import ClassVar
 from engine.face.analyzer import FaceAnalyzer
 from engine.face.roi import roi_from_detection, roi_from_landmarks
 from engine.face.tracker import FaceTracker
+from engine.faces import Face
 from engine.packet import FramePacket
 from engine.settings import EngineSettings
 
@@ -15,6 +16,7 @@ class LandmarkStage:
     name: ClassVar[str] = "landmarker"
 
     def __init__(self, analyzer: FaceAnalyzer, tracker: FaceTracker) -> None:
+        self.analyzer = analyzer
         self.mesh = analyzer.mesh
         self.tracker = tracker
         self.providers = analyzer.providers
@@ -22,11 +24,27 @@ class LandmarkStage:
     def process(self, packet: FramePacket, settings: EngineSettings) -> FramePacket:
         if not packet.faces:
             return packet
+        kept = self._mesh(packet, packet.faces, settings)
+        if not kept and not self.tracker.tracks and not packet.info.get("detector_ran"):
+            # Every tracked face slipped out of its crop (a jump, a cut): look for them
+            # again in this frame rather than showing the unswapped face for a frame.
+            frame = packet.frame
+            detections = self.analyzer.detect(frame, settings.detection)
+            self.tracker.add_detections(
+                detections, (frame.shape[1], frame.shape[0]), settings.detection, settings.tracking
+            )
+            packet.info["detector_ran"] = True
+            fresh = [Face(t.track_id, t.detection) for t in self.tracker.tracks]
+            kept = self._mesh(packet, fresh, settings)
+        packet.faces = kept
+        return packet
+
+    def _mesh(self, packet: FramePacket, faces: list[Face], settings: EngineSettings) -> list[Face]:
         t_s = packet.capture_ns / 1e9
         threshold = settings.tracking.presence_threshold
         by_id = {t.track_id: t for t in self.tracker.tracks}
         kept = []
-        for face in packet.faces:
+        for face in faces:
             track = by_id.get(face.track_id)
             if track is None:
                 continue
@@ -34,7 +52,7 @@ class LandmarkStage:
             roi = (
                 roi_from_detection(track.detection)
                 if fresh and track.detection
-                else (self.tracker.predicted_roi(track))
+                else self.tracker.predicted_roi(track)
             )
             result = self.mesh.run(packet.frame, roi)
             if fresh and result.presence >= threshold:
@@ -49,5 +67,4 @@ class LandmarkStage:
             )
             face.presence = result.presence
             kept.append(face)
-        packet.faces = kept
-        return packet
+        return kept

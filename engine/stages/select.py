@@ -75,6 +75,11 @@ class SwapperSelector:
     def providers(self) -> tuple[str, ...]:
         return tuple(getattr(self.builtin, "providers", ()))
 
+    def stop(self, timeout: float = 2.0) -> None:
+        """Join a model load still in flight (called at shutdown)."""
+        if self._neural is not None:
+            self._neural.stop(timeout)
+
     def process(self, packet: FramePacket, settings: EngineSettings) -> FramePacket:
         if settings.swap.swapper == "builtin" or self._neural is None:
             return self.builtin.process(packet, settings)
@@ -97,6 +102,11 @@ class EnhancerSelector:
         self.builtin = builtin
         self._neural = BackgroundLoader("enhancer", neural) if neural else None
         self._last_reason: str | None = None
+
+    def stop(self, timeout: float = 2.0) -> None:
+        """Join a model load still in flight (called at shutdown)."""
+        if self._neural is not None:
+            self._neural.stop(timeout)
 
     def process(self, packet: FramePacket, settings: EngineSettings) -> FramePacket:
         mode = settings.enhancer.mode

@@ -209,7 +209,10 @@ class SourceLibrary:
                     landmarks=landmarks,
                 )
         except Exception as exc:  # a damaged entry fails in many ways (zip, pickle, EOF…)
-            log.warning("rebuilding source face %s: its cache entry is unreadable (%s)",
-                        files[0].name, exc.__class__.__name__)
+            log.warning(
+                "rebuilding source face %s: its cache entry is unreadable (%s)",
+                files[0].name,
+                exc.__class__.__name__,
+            )
             return None
         return identity

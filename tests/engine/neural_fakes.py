@@ -165,8 +165,8 @@ FACES_DIR = Path(__file__).resolve().parents[2].parent / "shared" / "testdata" /
 def reference_landmarks(image_bgr: NDArray[np.uint8], max_faces: int = 1) -> list[F32]:
     """468×3 landmarks in pixels from MediaPipe's own legacy FaceMesh, a tests-only reference
     until Fusecam's landmarker stage exists (z scaled by the width, like MediaPipe's)."""
-    import cv2  # noqa: PLC0415
-    from mediapipe.python.solutions import face_mesh  # noqa: PLC0415
+    import cv2
+    from mediapipe.python.solutions import face_mesh
 
     height, width = image_bgr.shape[:2]
     with face_mesh.FaceMesh(static_image_mode=True, max_num_faces=max_faces) as mesh:
