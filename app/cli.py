@@ -14,7 +14,12 @@ from typing import NoReturn
 
 import cv2
 
-from app.headless import add_output_options, add_quality_options
+from app.headless import (
+    add_output_options,
+    add_pipeline_options,
+    add_quality_options,
+    with_quality_options,
+)
 from app.models_cli import add_models_parser, run_models
 from app.sources import add_input_options, make_source, parse_size
 from engine.imageio import ImageReadError, ImageWriteError, read_image
@@ -124,6 +129,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     swap.add_argument("--target", type=_existing_file, required=True, metavar="IMAGE_OR_VIDEO")
     swap.add_argument("--output", type=Path, required=True, metavar="OUT")
+    add_pipeline_options(swap)
 
     bench = sub.add_parser("bench", help="measure speed and memory (JSON + table)")
     bench.add_argument("--source", type=_existing_file, action="append", metavar="FACE")
@@ -163,8 +169,15 @@ def _cmd_swap(args: argparse.Namespace, settings: EngineSettings) -> int:
     else:
         VideoFileSource(args.target).open()  # released when the probe is dropped
     library = SourceLibrary()
-    settings = with_sources(settings, library, args.source)
-    engine = Engine(build_stages(settings, library=library), settings)
+    settings = with_sources(with_quality_options(args, settings), library, args.source)
+    stages = build_stages(settings, library=library)
+    for stage in stages:
+        prepare = getattr(stage, "prepare", None)
+        reason = prepare(settings) if callable(prepare) else None
+        if reason is not None:
+            # Offline output must be what was asked for: no silent built-in fallback.
+            raise ModelLoadError(f"{stage.name}: {reason}")
+    engine = Engine(stages, settings)
     if is_image(args.target):
         swap_image(engine, args.target, args.output)
         print(f"fusecam: wrote {args.output}", file=sys.stderr)

@@ -39,24 +39,23 @@ def status_line(snap: StatsSnapshot, governor: GovernorStatus | None = None) -> 
     return line
 
 
-def _target_fps(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = 0.0
-    if not 1.0 <= value <= 240.0:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a frame rate in 1..240")
-    return value
+def _float_in(low: float, high: float, what: str) -> Callable[[str], float]:
+    """An argparse type: a number in low..high; `what` names it in the error."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            value = low - 1.0  # not a number: the same error as one out of range
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{text!r} is not {what}")
+        return value
+
+    return parse
 
 
-def _target_ms(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = 0.0
-    if not 1.0 <= value <= 1000.0:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a latency in 1..1000 ms")
-    return value
+_fps = _float_in(1.0, 240.0, "a frame rate in 1..240")
+_target_ms = _float_in(1.0, 1000.0, "a latency in 1..1000 ms")
 
 
 def add_quality_options(run: argparse.ArgumentParser) -> None:
@@ -64,7 +63,7 @@ def add_quality_options(run: argparse.ArgumentParser) -> None:
     group = run.add_argument_group("quality")
     group.add_argument(
         "--target-fps",
-        type=_target_fps,
+        type=_fps,
         metavar="N",
         help="keep processing p95 within 1000/N ms, stepping quality down (enhancer, "
         "face search rate, render scale) when it is missed and back up with headroom",
@@ -75,10 +74,29 @@ def add_quality_options(run: argparse.ArgumentParser) -> None:
         metavar="N",
         help="keep the end-to-end latency p95 within N ms, the same way",
     )
-    group.add_argument(
+    add_pipeline_options(run, group)
+
+
+def add_pipeline_options(
+    parser: argparse.ArgumentParser, group: argparse._ArgumentGroup | None = None
+) -> None:
+    """Flags shared by `run` and `swap`: which swapper/enhancer runs, hand occlusion."""
+    target = group if group is not None else parser.add_argument_group("pipeline")
+    target.add_argument(
         "--hands",
         action="store_true",
         help="keep hands in front of the face visible (palm + hand landmark models)",
+    )
+    target.add_argument(
+        "--enhancer",
+        choices=("off", "builtin", "neural"),
+        help="face enhancer (default off; neural needs a model, see `fusecam models`)",
+    )
+    target.add_argument(
+        "--swapper",
+        choices=("builtin", "inswapper"),
+        help="face swapper (default builtin; inswapper needs `fusecam models download "
+        "inswapper_128`, and falls back to builtin until it is there)",
     )
 
 
@@ -91,7 +109,12 @@ def with_quality_options(args: argparse.Namespace, settings: EngineSettings) -> 
     hands = settings.hands
     if getattr(args, "hands", False):
         hands = dataclasses.replace(hands, enabled=True)
-    return dataclasses.replace(settings, quality=quality, hands=hands)
+    enhancer, swap = settings.enhancer, settings.swap
+    if getattr(args, "enhancer", None):
+        enhancer = dataclasses.replace(enhancer, mode=args.enhancer)
+    if getattr(args, "swapper", None):
+        swap = dataclasses.replace(swap, swapper=args.swapper)
+    return dataclasses.replace(settings, quality=quality, hands=hands, enhancer=enhancer, swap=swap)
 
 
 class OutputUsageError(ValueError):
@@ -115,16 +138,6 @@ def _int_in(low: int, high: int) -> Callable[[str], int]:
         return int(text)
 
     return parse
-
-
-def _fps(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = 0.0
-    if not 1.0 <= value <= 240.0:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a frame rate in 1..240")
-    return value
 
 
 def add_output_options(run: argparse.ArgumentParser) -> None:

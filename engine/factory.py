@@ -60,7 +60,7 @@ def build_stages(
             )
         ),
         EnhancerSelector(BuiltinEnhanceStage(), NeuralEnhanceStage.from_settings),
-        HandStage.bundled(),  # after the face is final, before it is blended in
+        HandStage(),  # after the face is final, before it is blended in; loads when enabled
         CompositeStage(),
         OverlayStage(),
         SyntheticLabel(),  # last, so every output shows it when it is on

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Literal
 
@@ -90,10 +91,16 @@ def load_model(
     actual = tuple(session.get_providers())
     model = LoadedModel(session, path, actual, tuple(wanted))
     if model.fell_back_to_cpu:
-        log.warning(
-            "model %s: %s was requested but onnxruntime runs it on CPU "
-            "(GPU libraries missing or incompatible)",
-            label,
-            wanted[0],
-        )
+        _warn_cpu_fallback(wanted[0])
+        log.info("model %s runs on CPU instead of %s", label, wanted[0])
     return model
+
+
+@cache
+def _warn_cpu_fallback(requested: str) -> None:
+    """Once per process and provider: every model falls back for the same reason."""
+    log.warning(
+        "%s was requested but onnxruntime runs the models on CPU (GPU libraries missing "
+        "or incompatible); `fusecam bench` reports the providers in use",
+        requested,
+    )

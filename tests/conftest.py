@@ -9,6 +9,7 @@ from typing import Any
 import cv2
 import numpy as np
 import pytest
+from numpy.typing import NDArray
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 TESTDATA_DIR = REPO_ROOT.parent / "shared" / "testdata"
@@ -91,27 +92,37 @@ def make_video(tmp_path: Path) -> VideoFactory:
     return factory
 
 
-def count_video_frames(path: Path) -> tuple[int, tuple[int, int] | None]:
-    """Frames OpenCV decodes from `path` (by reading them all) and their (width, height)."""
+def read_video_frames(path: Path) -> list[NDArray[np.uint8]]:
+    """Every frame OpenCV decodes from `path`, in order (none for an unreadable file)."""
     cap = cv2.VideoCapture(str(path))
-    count = 0
-    size = None
+    frames: list[NDArray[np.uint8]] = []
     try:
         while True:
             ok, frame = cap.read()
             if not ok:
                 break
-            count += 1
-            size = (frame.shape[1], frame.shape[0])
+            frames.append(frame)
     finally:
         cap.release()
-    return count, size
+    return frames
+
+
+def count_video_frames(path: Path) -> tuple[int, tuple[int, int] | None]:
+    """Frames OpenCV decodes from `path` (by reading them all) and their (width, height)."""
+    frames = read_video_frames(path)
+    return len(frames), ((frames[-1].shape[1], frames[-1].shape[0]) if frames else None)
 
 
 @pytest.fixture(scope="session")
 def video_level() -> Callable[[int], int]:
     """The grey level `make_video` gives frame i."""
     return frame_level
+
+
+@pytest.fixture(scope="session")
+def read_frames() -> Callable[[Path], list[NDArray[np.uint8]]]:
+    """Decode a whole video with OpenCV: every frame, in order."""
+    return read_video_frames
 
 
 @pytest.fixture(scope="session")

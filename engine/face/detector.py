@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import cv2
 import numpy as np
@@ -47,6 +48,37 @@ def letterbox(frame: Frame, size: int) -> tuple[NDArray[np.float32], Letterbox]:
     rgb = cv2.cvtColor(square, cv2.COLOR_BGR2RGB)
     tensor = rgb.astype(np.float32) * (2.0 / 255.0) - 1.0
     return tensor[None], Letterbox(scale, float(pad_x), float(pad_y))
+
+
+def decode_anchors(
+    raw: NDArray[Any],
+    logits: NDArray[Any],
+    anchors: NDArray[np.float32],
+    *,
+    num_keypoints: int,
+    size: int,
+    box: Letterbox,
+    score_threshold: float,
+    logit_clip: float,
+) -> tuple[NDArray[np.float32], NDArray[np.float32], NDArray[np.float32]]:
+    """The SSD heads of MediaPipe's BlazeFace-family detectors (face, palm) → candidates.
+
+    `raw` holds per anchor a box (cx, cy, w, h) then `num_keypoints` (x, y) offsets, in
+    model pixels relative to the anchor centre; `logits` one score each. Returns the
+    candidates scoring at least `score_threshold`: corner boxes n×4 and keypoints n×k×2 in
+    frame pixels, and their scores (sigmoid of the logit clipped to ±`logit_clip`)."""
+    coords = raw.reshape(-1, 4 + 2 * num_keypoints)
+    scores = 1.0 / (1.0 + np.exp(-np.clip(logits.reshape(-1), -logit_clip, logit_clip)))
+    keep = np.flatnonzero(scores >= score_threshold)
+    # Float32 from here on (model outputs, anchors); numpy's stubs would say float64.
+    rel: Any = coords[keep] / size
+    scores, near = scores[keep], anchors[keep]
+    centre = rel[:, 0:2] + near
+    half = rel[:, 2:4] / 2
+    corners = np.stack([centre - half, centre + half], axis=1)  # (n, 2, 2) normalised
+    kps = rel[:, 4:].reshape(-1, num_keypoints, 2) + near[:, None, :]
+    corners_px = box.to_frame(corners, size).reshape(-1, 4)
+    return corners_px, box.to_frame(kps, size), scores.astype(np.float32)
 
 
 def weighted_nms(
@@ -109,21 +141,20 @@ class BlazeFaceDetector:
         if self._nchw:
             tensor = np.ascontiguousarray(tensor.transpose(0, 3, 1, 2))
         outputs = self.model.session.run(None, {self._input_name: tensor})
-        raw = outputs[self._box_index].reshape(-1, 16)
-        logits = outputs[self._score_index].reshape(-1)
-        scores = 1.0 / (1.0 + np.exp(-np.clip(logits, -80.0, 80.0)))
-        keep = np.flatnonzero(scores >= score_threshold)
-        if keep.size == 0:
+        corners_px, kps_px, scores = decode_anchors(
+            outputs[self._box_index],
+            outputs[self._score_index],
+            self.anchors,
+            num_keypoints=_NUM_KEYPOINTS,
+            size=size,
+            box=box,
+            score_threshold=score_threshold,
+            logit_clip=80.0,
+        )
+        if scores.size == 0:
             return []
-        raw, scores, anchors = raw[keep] / size, scores[keep], self.anchors[keep]
-        centre = raw[:, 0:2] + anchors
-        half = raw[:, 2:4] / 2
-        corners = np.stack([centre - half, centre + half], axis=1)  # (n, 2, 2) normalised
-        kps = raw[:, 4:].reshape(-1, _NUM_KEYPOINTS, 2) + anchors[:, None, :]
-        corners_px = box.to_frame(corners, size).reshape(-1, 4)
-        kps_px = box.to_frame(kps, size)
         detections = []
-        for b, k, s in weighted_nms(corners_px, kps_px, scores.astype(np.float32)):
+        for b, k, s in weighted_nms(corners_px, kps_px, scores):
             if b[2] - b[0] >= min_face_px:
                 detections.append(Detection(b, k, s))
         return detections

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from engine.face.roi import Roi
+from engine.face.roi import Roi, crop_points_to_frame, crop_rgb
 from engine.onnx_session import LoadedModel
 from engine.types import Frame, Landmarks
 
@@ -34,16 +33,7 @@ class FaceMesh:
         self._presence_index = sizes.index(1)
 
     def crop(self, frame: Frame, roi: Roi) -> NDArray[np.float32]:
-        m = roi.frame_to_crop(self.size)
-        crop = cv2.warpAffine(
-            frame,
-            m,
-            (self.size, self.size),
-            flags=cv2.INTER_LINEAR,
-            borderMode=cv2.BORDER_CONSTANT,
-        )
-        rgb = cv2.cvtColor(crop, cv2.COLOR_BGR2RGB).astype(np.float32) * (1.0 / 255.0)
-        tensor = rgb[None]
+        tensor = crop_rgb(frame, roi, self.size)[None]
         return np.ascontiguousarray(tensor.transpose(0, 3, 1, 2)) if self._nchw else tensor
 
     def run(self, frame: Frame, roi: Roi) -> MeshResult:
@@ -52,8 +42,4 @@ class FaceMesh:
         raw = outputs[self._mesh_index].reshape(NUM_LANDMARKS, 3).astype(np.float64)
         logit = float(outputs[self._presence_index].reshape(-1)[0])
         presence = 1.0 / (1.0 + np.exp(-np.clip(logit, -60.0, 60.0)))
-        m = roi.crop_to_frame(self.size)
-        xy = raw[:, :2] @ m[:, :2].T + m[:, 2]
-        z = raw[:, 2] * (roi.size / self.size)
-        landmarks = np.column_stack([xy, z]).astype(np.float32)
-        return MeshResult(landmarks, float(presence))
+        return MeshResult(crop_points_to_frame(raw, roi, self.size), float(presence))

@@ -1,15 +1,17 @@
-"""Rotated square regions of interest around a face, and the crops they define."""
+"""Rotated square regions of interest (faces, hands), the crops they define, and the
+box overlap the trackers match them by."""
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 from numpy.typing import NDArray
 
 from engine.faces import Detection
-from engine.types import Affine
+from engine.types import Affine, Frame
 
 # Mesh points MediaPipe uses for the eye line (outer eye corners) when tracking.
 RIGHT_EYE_CORNER = 33
@@ -46,6 +48,37 @@ class Roi:
         """Axis-aligned bounding box (x0, y0, x1, y1) of the rotated square."""
         h = self.size / 2 * (abs(math.cos(self.angle)) + abs(math.sin(self.angle)))
         return np.array([self.cx - h, self.cy - h, self.cx + h, self.cy + h], np.float32)
+
+
+def box_iou(a: NDArray[np.float32], b: NDArray[np.float32]) -> float:
+    """Intersection over union of two (x0, y0, x1, y1) boxes; 0 when both are empty."""
+    ix = max(0.0, float(min(a[2], b[2]) - max(a[0], b[0])))
+    iy = max(0.0, float(min(a[3], b[3]) - max(a[1], b[1])))
+    inter = ix * iy
+    union = float((a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1])) - inter
+    return inter / union if union > 0 else 0.0
+
+
+def crop_rgb(frame: Frame, roi: Roi, size: int) -> NDArray[np.float32]:
+    """The ROI's size×size crop, H×W×3 RGB in [0, 1]: the input MediaPipe's landmark
+    models (face mesh, hand) take; outside the frame is black."""
+    crop = cv2.warpAffine(
+        frame,
+        roi.frame_to_crop(size),
+        (size, size),
+        flags=cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_CONSTANT,
+    )
+    return cv2.cvtColor(crop, cv2.COLOR_BGR2RGB).astype(np.float32) * (1.0 / 255.0)
+
+
+def crop_points_to_frame(raw: NDArray[np.floating], roi: Roi, size: int) -> NDArray[np.float32]:
+    """N×3 landmark-model points in crop pixels → frame pixels; z (relative depth in crop
+    x-pixel units) is scaled the same as x and y."""
+    back = roi.crop_to_frame(size)
+    xy = raw[:, :2] @ back[:, :2].T + back[:, 2]
+    z = raw[:, 2] * (roi.size / size)
+    return np.column_stack([xy, z]).astype(np.float32)
 
 
 def eye_line_angle(p_right: NDArray[np.float32], p_left: NDArray[np.float32]) -> float:

@@ -9,24 +9,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-from numpy.typing import NDArray
 
 from engine.face.detector import main_face_index
 from engine.face.one_euro import OneEuroFilter
-from engine.face.roi import Roi, roi_from_detection, roi_from_landmarks
+from engine.face.roi import Roi, box_iou, roi_from_detection, roi_from_landmarks
 from engine.faces import Detection
 from engine.settings import DetectionSettings, TrackingSettings
 from engine.types import Landmarks
 
 _MATCH_IOU = 0.3  # a detection this close to a track is the same face
-
-
-def _iou(a: NDArray[np.float32], b: NDArray[np.float32]) -> float:
-    ix = max(0.0, float(min(a[2], b[2]) - max(a[0], b[0])))
-    iy = max(0.0, float(min(a[3], b[3]) - max(a[1], b[1])))
-    inter = ix * iy
-    union = float((a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1])) - inter
-    return inter / union if union > 0 else 0.0
 
 
 @dataclass(slots=True)
@@ -81,7 +72,9 @@ class FaceTracker:
         main = main_face_index(detections, frame_size)
         ordered = [detections[main]] + [d for i, d in enumerate(detections) if i != main]
         for det in ordered:
-            match = next((t for t in self.tracks if _iou(det.box, t.roi.box()) > _MATCH_IOU), None)
+            match = next(
+                (t for t in self.tracks if box_iou(det.box, t.roi.box()) > _MATCH_IOU), None
+            )
             if match is not None:
                 if match.detection is None:  # the best (main-first) detection wins
                     match.detection = det

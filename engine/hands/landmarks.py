@@ -6,11 +6,10 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from engine.face.roi import Roi
+from engine.face.roi import Roi, crop_points_to_frame, crop_rgb
 from engine.hands.palm import upright_angle
 from engine.onnx_session import LoadedModel
 from engine.types import Frame
@@ -61,19 +60,8 @@ class HandLandmarker:
         self._presence_index = sizes.index(1)
 
     def run(self, frame: Frame, roi: Roi) -> HandResult:
-        m = roi.frame_to_crop(self.size)
-        crop = cv2.warpAffine(
-            frame,
-            m,
-            (self.size, self.size),
-            flags=cv2.INTER_LINEAR,
-            borderMode=cv2.BORDER_CONSTANT,
-        )
-        tensor = cv2.cvtColor(crop, cv2.COLOR_BGR2RGB).astype(np.float32) * (1.0 / 255.0)
+        tensor = crop_rgb(frame, roi, self.size)
         outputs = self.model.session.run(None, {self._input_name: tensor[None]})
         raw = outputs[self._landmark_index].reshape(NUM_LANDMARKS, 3).astype(np.float64)
         presence = float(outputs[self._presence_index].reshape(-1)[0])  # already a sigmoid
-        back = roi.crop_to_frame(self.size)
-        xy = raw[:, :2] @ back[:, :2].T + back[:, 2]
-        z = raw[:, 2] * (roi.size / self.size)
-        return HandResult(np.column_stack([xy, z]).astype(np.float32), presence)
+        return HandResult(crop_points_to_frame(raw, roi, self.size), presence)

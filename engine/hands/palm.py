@@ -10,7 +10,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from engine.face.anchors import AnchorSpec
-from engine.face.detector import letterbox, weighted_nms
+from engine.face.detector import decode_anchors, letterbox, weighted_nms
 from engine.face.roi import Roi
 from engine.onnx_session import LoadedModel
 from engine.types import Frame
@@ -23,7 +23,6 @@ F32 = NDArray[np.float32]
 PALM_ANCHORS = AnchorSpec(192, (8, 16, 16, 16), interpolated_scale=True)
 NUM_KEYPOINTS = 7  # wrist centre, index/middle/ring/pinky MCP, thumb CMC and MCP
 _COORDS = 4 + 2 * NUM_KEYPOINTS
-_NMS_IOU = 0.3
 
 # Palm → hand region (MediaPipe's palm_detection_detection_to_roi): the crop's "up" runs
 # from the wrist (keypoint 0) to the middle finger's base (keypoint 2); the palm box is
@@ -83,19 +82,16 @@ class PalmDetector:
         tensor, box = letterbox(frame, size)
         tensor = (tensor + 1.0) * 0.5  # the palm model wants [0, 1], not BlazeFace's [-1, 1]
         outputs = self.model.session.run(None, {self._input_name: tensor})
-        raw = outputs[self._box_index].reshape(-1, _COORDS)
-        logits = outputs[self._score_index].reshape(-1)
-        scores = 1.0 / (1.0 + np.exp(-np.clip(logits, -100.0, 100.0)))
-        keep = np.flatnonzero(scores >= score_threshold)
-        if keep.size == 0:
+        corners_px, kps_px, scores = decode_anchors(
+            outputs[self._box_index],
+            outputs[self._score_index],
+            self.anchors,
+            num_keypoints=NUM_KEYPOINTS,
+            size=size,
+            box=box,
+            score_threshold=score_threshold,
+            logit_clip=100.0,
+        )
+        if scores.size == 0:
             return []
-        raw, scores, anchors = raw[keep] / size, scores[keep], self.anchors[keep]
-        centre = raw[:, 0:2] + anchors
-        half = raw[:, 2:4] / 2
-        corners = np.stack([centre - half, centre + half], axis=1)
-        kps = raw[:, 4:].reshape(-1, NUM_KEYPOINTS, 2) + anchors[:, None, :]
-        corners_px = box.to_frame(corners, size).reshape(-1, 4)
-        kps_px = box.to_frame(kps, size)
-        return [
-            Palm(b, k, s) for b, k, s in weighted_nms(corners_px, kps_px, scores.astype(np.float32))
-        ]
+        return [Palm(b, k, s) for b, k, s in weighted_nms(corners_px, kps_px, scores)]

@@ -12,21 +12,13 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from engine.face.roi import Roi
+from engine.face.roi import Roi, box_iou
 from engine.hands.landmarks import HandLandmarker, roi_from_hand_landmarks
 from engine.hands.palm import PalmDetector, palm_roi
 from engine.types import Frame
 
 F32 = NDArray[np.float32]
 _SAME_HAND_IOU = 0.4  # a palm this close to a tracked hand is that hand
-
-
-def _iou(a: NDArray[np.float32], b: NDArray[np.float32]) -> float:
-    ix = max(0.0, float(min(a[2], b[2]) - max(a[0], b[0])))
-    iy = max(0.0, float(min(a[3], b[3]) - max(a[1], b[1])))
-    inter = ix * iy
-    union = float((a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1])) - inter
-    return inter / union if union > 0 else 0.0
 
 
 @dataclass(slots=True)
@@ -79,7 +71,7 @@ class HandTracker:
             track.presence = result.presence
             track.roi = roi_from_hand_landmarks(result.landmarks)
             # Two tracks that converged on one hand (a palm found twice): keep the first.
-            if any(_iou(track.roi.box(), k.roi.box()) > _SAME_HAND_IOU for k in kept):
+            if any(box_iou(track.roi.box(), k.roi.box()) > _SAME_HAND_IOU for k in kept):
                 continue
             kept.append(track)
         self.tracks = kept
@@ -92,6 +84,6 @@ class HandTracker:
             if len(self.tracks) >= options.max_hands:
                 break
             roi = palm_roi(palm)
-            if any(_iou(roi.box(), t.roi.box()) > _SAME_HAND_IOU for t in self.tracks):
+            if any(box_iou(roi.box(), t.roi.box()) > _SAME_HAND_IOU for t in self.tracks):
                 continue
             self.tracks.append(HandTrack(roi))

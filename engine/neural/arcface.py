@@ -10,7 +10,7 @@ from numpy.typing import NDArray
 from engine.models.errors import SignatureError
 from engine.neural.align import arcface_template, similarity_transform, warp_crop
 from engine.neural.latent import normalise
-from engine.neural.runner import OnnxRunner
+from engine.neural.runner import OnnxRunner, rgb_blob
 from engine.onnx_session import ProviderChoice
 
 F32 = NDArray[np.float32]
@@ -62,8 +62,7 @@ class ArcFaceEmbedder:
 
     def embed_crop(self, crop: NDArray[np.generic]) -> F32:
         """Unit-length embedding of an aligned BGR crop (uint8 or float 0..255)."""
-        rgb = np.asarray(crop, np.float32)[:, :, ::-1]
-        blob = ((rgb - self.mean) / self.std).transpose(2, 0, 1)[None]
+        blob = rgb_blob(crop, self.mean, self.std)
         (embedding, *_) = self.runner.run({self.input_name: blob})
         return normalise(embedding.reshape(-1))
 

@@ -12,7 +12,7 @@ from engine.models.errors import SignatureError
 from engine.neural.align import arcface_template
 from engine.neural.latent import project
 from engine.neural.onnx_initializer import read_last_initializer
-from engine.neural.runner import OnnxRunner
+from engine.neural.runner import OnnxRunner, rgb_blob
 from engine.onnx_session import ProviderChoice
 
 F32 = NDArray[np.float32]
@@ -79,8 +79,7 @@ class InSwapper:
 
     def swap(self, crop: NDArray[np.generic], latent: F32) -> F32:
         """Swapped BGR crop, float32 0..255, from an aligned BGR crop (uint8 or float)."""
-        rgb = np.asarray(crop, np.float32)[:, :, ::-1]
-        blob = ((rgb - self.mean) / self.std).transpose(2, 0, 1)[None]
+        blob = rgb_blob(crop, self.mean, self.std)
         feeds = {self.image_name: blob, self.latent_name: latent.reshape(1, -1)}
         out = self.runner.run(feeds)[self.output_index]
         # Undo the input scaling; inswapper_128 returns RGB in [0, 1] for mean 0, std 255.

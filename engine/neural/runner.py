@@ -51,6 +51,13 @@ def _infos(args: list[object]) -> tuple[TensorInfo, ...]:
     )
 
 
+def rgb_blob(crop: NDArray[np.generic], mean: float, std: float) -> NDArray[np.float32]:
+    """An aligned BGR crop (uint8 or float 0..255) → the 1×3×S×S RGB blob
+    `(rgb - mean) / std` that ArcFace- and inswapper-style models take."""
+    rgb = np.asarray(crop, np.float32)[:, :, ::-1]
+    return ((rgb - mean) / std).transpose(2, 0, 1)[None]
+
+
 class OnnxRunner:
     """Runs one model; inputs/outputs are float32 on the caller's side."""
 

@@ -1,4 +1,4 @@
-"""Z-buffered triangle rasteriser (numba): per-pixel triangle id and barycentrics.
+"""Z-buffered triangle rasteriser (numba): per-pixel interpolated vertex attributes.
 
 A triangle loop with a depth test has no vectorised NumPy form that is fast at this
 size; numba compiles it once (cached on disk) and runs ~900 triangles over a face-sized
@@ -13,67 +13,6 @@ from numpy.typing import NDArray
 
 F32 = NDArray[np.float32]
 I32 = NDArray[np.int32]
-
-
-@njit(cache=True, nogil=True)
-def _raster(
-    xy: F32, depth: F32, tris: I32, height: int, width: int
-) -> tuple[I32, F32]:  # pragma: no cover - compiled
-    tri_id = np.full((height, width), -1, np.int32)
-    bary = np.zeros((height, width, 3), np.float32)
-    zbuf = np.full((height, width), np.inf, np.float32)
-    for t in range(tris.shape[0]):
-        i0, i1, i2 = tris[t, 0], tris[t, 1], tris[t, 2]
-        x0, y0 = xy[i0, 0], xy[i0, 1]
-        x1, y1 = xy[i1, 0], xy[i1, 1]
-        x2, y2 = xy[i2, 0], xy[i2, 1]
-        area = (x1 - x0) * (y2 - y0) - (x2 - x0) * (y1 - y0)
-        if abs(area) < 1e-8:
-            continue
-        inv = 1.0 / area
-        xmin = max(int(np.floor(min(x0, x1, x2))), 0)
-        xmax = min(int(np.ceil(max(x0, x1, x2))), width - 1)
-        ymin = max(int(np.floor(min(y0, y1, y2))), 0)
-        ymax = min(int(np.ceil(max(y0, y1, y2))), height - 1)
-        z0, z1, z2 = depth[i0], depth[i1], depth[i2]
-        for py in range(ymin, ymax + 1):
-            cy = float(py)
-            for px in range(xmin, xmax + 1):
-                cx = float(px)
-                w0 = ((x1 - cx) * (y2 - cy) - (x2 - cx) * (y1 - cy)) * inv
-                w1 = ((x2 - cx) * (y0 - cy) - (x0 - cx) * (y2 - cy)) * inv
-                w2 = 1.0 - w0 - w1
-                if w0 < -1e-5 or w1 < -1e-5 or w2 < -1e-5:
-                    continue
-                z = w0 * z0 + w1 * z1 + w2 * z2
-                if z < zbuf[py, px]:
-                    zbuf[py, px] = z
-                    tri_id[py, px] = t
-                    bary[py, px, 0] = w0
-                    bary[py, px, 1] = w1
-                    bary[py, px, 2] = w2
-    return tri_id, bary
-
-
-@njit(cache=True, nogil=True)
-def _interpolate(
-    tri_id: I32, bary: F32, tris: I32, attrs: F32
-) -> F32:  # pragma: no cover - compiled
-    height, width = tri_id.shape
-    channels = attrs.shape[1]
-    out = np.zeros((height, width, channels), np.float32)
-    for py in range(height):
-        for px in range(width):
-            t = tri_id[py, px]
-            if t < 0:
-                continue
-            for c in range(channels):
-                out[py, px, c] = (
-                    bary[py, px, 0] * attrs[tris[t, 0], c]
-                    + bary[py, px, 1] * attrs[tris[t, 1], c]
-                    + bary[py, px, 2] * attrs[tris[t, 2], c]
-                )
-    return out
 
 
 @njit(cache=True, nogil=True)
@@ -101,7 +40,7 @@ def _raster_attrs(
         for py in range(ymin, ymax + 1):
             cy = float(py)
             for px in range(xmin, xmax + 1):
-                cx = float(px)
+                cx = float(px)  # pixel centres at integer coordinates, as in cv2.remap
                 w0 = ((x1 - cx) * (y2 - cy) - (x2 - cx) * (y1 - cy)) * inv
                 w1 = ((x2 - cx) * (y0 - cy) - (x0 - cx) * (y2 - cy)) * inv
                 w2 = 1.0 - w0 - w1
@@ -133,23 +72,3 @@ def rasterize_attributes(
         int(size[0]),
         int(size[1]),
     )
-
-
-def rasterize(
-    xy: NDArray[np.floating], depth: NDArray[np.floating], tris: I32, size: tuple[int, int]
-) -> tuple[I32, F32]:
-    """(tri_id H×W, −1 where empty; barycentrics H×W×3) at pixel centres, which sit at
-    integer coordinates as in `cv2.remap`/`warpAffine`; nearest
-    (smallest depth) triangle wins. `size` is (height, width); `xy` in pixel units."""
-    return _raster(
-        np.ascontiguousarray(xy, np.float32),
-        np.ascontiguousarray(depth, np.float32),
-        np.ascontiguousarray(tris, np.int32),
-        int(size[0]),
-        int(size[1]),
-    )
-
-
-def interpolate(tri_id: I32, bary: F32, tris: I32, attrs: NDArray[np.floating]) -> F32:
-    """Per-pixel interpolation of per-vertex attributes (N×C) → H×W×C (0 where empty)."""
-    return _interpolate(tri_id, bary, tris, np.ascontiguousarray(attrs, np.float32))

@@ -10,7 +10,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from engine.face.mesh import topology
-from engine.render.raster import interpolate, rasterize
+from engine.render.raster import rasterize_attributes
 
 TEXTURE_SIZE = 512
 
@@ -18,20 +18,32 @@ TEXTURE_SIZE = 512
 @dataclass(frozen=True)
 class UvMap:
     size: int
-    tri_id: NDArray[np.int32]  # size×size, −1 outside the face
-    bary: NDArray[np.float32]  # size×size×3
-    covered: NDArray[np.bool_]
+    covered: NDArray[np.bool_]  # size×size, texels inside the face's texture area
 
     def interpolate(self, attrs: NDArray[np.floating]) -> NDArray[np.float32]:
         """Per-vertex attributes (468×C) spread over texture space (size×size×C)."""
-        return interpolate(self.tri_id, self.bary, topology().triangles, attrs)
+        topo = topology()
+        out, _ = rasterize_attributes(
+            topo.uv * self.size,
+            np.zeros(len(topo.uv)),
+            topo.triangles,
+            attrs,
+            (self.size, self.size),
+        )
+        return out
 
 
 @lru_cache(maxsize=2)
 def uv_map(size: int = TEXTURE_SIZE) -> UvMap:
     topo = topology()
-    tri_id, bary = rasterize(topo.uv * size, np.zeros(len(topo.uv)), topo.triangles, (size, size))
-    return UvMap(size, tri_id, bary, tri_id >= 0)
+    _, covered = rasterize_attributes(
+        topo.uv * size,
+        np.zeros(len(topo.uv)),
+        topo.triangles,
+        np.zeros((len(topo.uv), 1)),
+        (size, size),
+    )
+    return UvMap(size, covered)
 
 
 def fill_outside(texture: NDArray[np.float32], covered: NDArray[np.bool_]) -> NDArray[np.float32]:

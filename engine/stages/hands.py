@@ -48,28 +48,56 @@ def keep_hands(patch: FacePatch, hands: list[F32], grow: float) -> Mask | None:
 class HandStage:
     name: ClassVar[str] = "hands"
 
-    def __init__(self, detector: PalmDetector, landmarker: HandLandmarker) -> None:
-        self.tracker = HandTracker(detector, landmarker)
-        self.providers = tuple(
-            dict.fromkeys(m.providers[0] for m in (detector.model, landmarker.model))
+    def __init__(
+        self,
+        detector: PalmDetector | None = None,
+        landmarker: HandLandmarker | None = None,
+        provider: ProviderChoice = "auto",
+    ) -> None:
+        """With no models given, the bundled ones load on first use: most sessions never
+        turn hand occlusion on and should not pay for two more model sessions."""
+        self._provider = provider
+        self._tracker = (
+            HandTracker(detector, landmarker)
+            if detector is not None and landmarker is not None
+            else None
         )
 
     @classmethod
     def bundled(cls, provider: ProviderChoice = "auto") -> HandStage:
-        palm = load_model(
-            MODELS_DIR / "palm_detection.onnx", name="palm_detection", provider=provider
-        )
-        hand = load_model(
-            MODELS_DIR / "hand_landmark.onnx", name="hand_landmark", provider=provider
-        )
-        return cls(PalmDetector(palm), HandLandmarker(hand))
+        stage = cls(provider=provider)
+        stage._load()
+        return stage
+
+    def _load(self) -> HandTracker:
+        if self._tracker is None:
+            palm = load_model(
+                MODELS_DIR / "palm_detection.onnx", name="palm_detection", provider=self._provider
+            )
+            hand = load_model(
+                MODELS_DIR / "hand_landmark.onnx", name="hand_landmark", provider=self._provider
+            )
+            self._tracker = HandTracker(PalmDetector(palm), HandLandmarker(hand))
+        return self._tracker
+
+    @property
+    def tracker(self) -> HandTracker:
+        return self._load()
+
+    @property
+    def providers(self) -> tuple[str, ...]:
+        if self._tracker is None:
+            return ()
+        models = (self._tracker.detector.model, self._tracker.landmarker.model)
+        return tuple(dict.fromkeys(m.providers[0] for m in models))
 
     def process(self, packet: FramePacket, settings: EngineSettings) -> FramePacket:
         hands_settings = settings.hands
         patches = [f.patch for f in packet.faces if f.patch is not None]
         if not hands_settings.enabled or not patches or not usable_frame(packet.frame):
             # Nothing to protect: the models do not run, and stale tracks are dropped.
-            self.tracker.reset()
+            if self._tracker is not None:
+                self._tracker.reset()
             return packet
         # Palms are searched in the whole frame, as MediaPipe does: a crop around the
         # faces was tried and found hands less reliably (the detector uses the arm).

@@ -122,6 +122,11 @@ class InternalScale:
         if callable(stop):
             stop(timeout)
 
+    def prepare(self, settings: EngineSettings, timeout: float = 120.0) -> str | None:
+        """Forwarded: offline runs load the wrapped selector's neural model up front."""
+        prepare = getattr(self.inner, "prepare", None)
+        return prepare(settings, timeout) if callable(prepare) else None
+
     def process(self, packet: FramePacket, settings: EngineSettings) -> FramePacket:
         s = settings.quality.internal_scale
         if s >= _FULL or not packet.faces:

@@ -12,6 +12,7 @@ import threading
 from collections.abc import Callable, Hashable
 from typing import ClassVar
 
+from engine.onnx_session import ModelLoadError
 from engine.packet import FramePacket
 from engine.settings import EngineSettings
 from engine.stages.base import Stage
@@ -29,7 +30,11 @@ class _LoadWorker(Worker):
         self.result: Stage | None = None
 
     def _run(self) -> None:
-        self.result = self._build()
+        try:
+            self.result = self._build()
+        except ModelLoadError as exc:
+            # Expected (model not downloaded, corrupt): a reason for the user, no traceback.
+            self.error = exc
 
 
 class BackgroundLoader:
@@ -60,65 +65,80 @@ class BackgroundLoader:
         if self._worker is not None:
             self._worker.stop(timeout)
 
+    def wait(self, key: Hashable, settings: EngineSettings, timeout: float) -> str | None:
+        """Load now and block until done; None when ready, else why not."""
+        self.get(key, settings)
+        with self._lock:
+            worker = self._worker
+        assert worker is not None
+        worker.join(timeout)
+        return self.get(key, settings)[1]
 
-class SwapperSelector:
-    """`settings.swap.swapper`: "builtin" or a neural family ("inswapper")."""
 
-    name: ClassVar[str] = "swapper"
+class _Selector:
+    """Built-in stage unless the settings ask for a neural one that has loaded."""
+
+    name: ClassVar[str]
 
     def __init__(self, builtin: Stage, neural: StageBuilder | None = None) -> None:
         self.builtin = builtin
-        self._neural = BackgroundLoader("swapper", neural) if neural else None
+        self._neural = BackgroundLoader(self.name, neural) if neural else None
         self._last_reason: str | None = None
+
+    def _wants_neural(self, settings: EngineSettings) -> bool:
+        raise NotImplementedError
+
+    def prepare(self, settings: EngineSettings, timeout: float = 120.0) -> str | None:
+        """Offline use: load the neural model the settings ask for before the first frame
+        (a still image has no "later frame" to switch on). None when ready or not wanted;
+        otherwise the reason it is unavailable."""
+        if self._neural is None or not self._wants_neural(settings):
+            return None
+        return self._neural.wait(settings.models, settings, timeout)
+
+    def stop(self, timeout: float = 2.0) -> None:
+        """Join a model load still in flight (called at shutdown)."""
+        if self._neural is not None:
+            self._neural.stop(timeout)
+
+    def _run(self, packet: FramePacket, settings: EngineSettings) -> FramePacket:
+        if self._neural is None or not self._wants_neural(settings):
+            return self.builtin.process(packet, settings)
+        stage, reason = self._neural.get(settings.models, settings)
+        if stage is not None:
+            return stage.process(packet, settings)
+        packet.info[f"{self.name}_fallback"] = reason
+        if reason != self._last_reason:
+            self._last_reason = reason
+            log.warning("neural %s unavailable (%s); using the built-in one", self.name, reason)
+        return self.builtin.process(packet, settings)
+
+
+class SwapperSelector(_Selector):
+    """`settings.swap.swapper`: "builtin" or a neural family ("inswapper")."""
+
+    name: ClassVar[str] = "swapper"
 
     @property
     def providers(self) -> tuple[str, ...]:
         return tuple(getattr(self.builtin, "providers", ()))
 
-    def stop(self, timeout: float = 2.0) -> None:
-        """Join a model load still in flight (called at shutdown)."""
-        if self._neural is not None:
-            self._neural.stop(timeout)
+    def _wants_neural(self, settings: EngineSettings) -> bool:
+        return settings.swap.swapper != "builtin"
 
     def process(self, packet: FramePacket, settings: EngineSettings) -> FramePacket:
-        if settings.swap.swapper == "builtin" or self._neural is None:
-            return self.builtin.process(packet, settings)
-        stage, reason = self._neural.get(settings.models, settings)
-        if stage is not None:
-            return stage.process(packet, settings)
-        packet.info["swapper_fallback"] = reason
-        if reason != self._last_reason:
-            self._last_reason = reason
-            log.warning("neural swapper unavailable (%s); using the built-in swapper", reason)
-        return self.builtin.process(packet, settings)
+        return self._run(packet, settings)
 
 
-class EnhancerSelector:
+class EnhancerSelector(_Selector):
     """`settings.enhancer.mode`: "off", "builtin" or "neural" (falls back to built-in)."""
 
     name: ClassVar[str] = "enhancer"
 
-    def __init__(self, builtin: Stage, neural: StageBuilder | None = None) -> None:
-        self.builtin = builtin
-        self._neural = BackgroundLoader("enhancer", neural) if neural else None
-        self._last_reason: str | None = None
-
-    def stop(self, timeout: float = 2.0) -> None:
-        """Join a model load still in flight (called at shutdown)."""
-        if self._neural is not None:
-            self._neural.stop(timeout)
+    def _wants_neural(self, settings: EngineSettings) -> bool:
+        return settings.enhancer.mode == "neural"
 
     def process(self, packet: FramePacket, settings: EngineSettings) -> FramePacket:
-        mode = settings.enhancer.mode
-        if mode == "off":
+        if settings.enhancer.mode == "off":
             return packet
-        if mode == "builtin" or self._neural is None:
-            return self.builtin.process(packet, settings)
-        stage, reason = self._neural.get(settings.models, settings)
-        if stage is not None:
-            return stage.process(packet, settings)
-        packet.info["enhancer_fallback"] = reason
-        if reason != self._last_reason:
-            self._last_reason = reason
-            log.warning("neural enhancer unavailable (%s); using the built-in one", reason)
-        return self.builtin.process(packet, settings)
+        return self._run(packet, settings)

@@ -29,20 +29,35 @@ _SHADE_RANGE = (0.8, 1.25)  # relighting brightens or darkens by at most this
 _MIN_FACING = 0.25
 
 
+def _spanning(triangles: np.ndarray, contour: tuple[int, ...]) -> np.ndarray:
+    """Triangles with all three corners on a contour: those that bridge its opening."""
+    ring = set(contour)
+    return np.array([all(int(i) in ring for i in t) for t in triangles])
+
+
 class FaceRenderer:
     def __init__(self, fitter: FaceFitter | None = None) -> None:
         fitter = fitter or FaceFitter()
         topo = topology()
-        inner = set(topo.regions["lips_inner"])
-        spans_mouth = np.array([all(int(i) in inner for i in t) for t in fitter.triangles])
         self.triangles = fitter.triangles
         # Triangles that bridge the lips would paint the source's mouth (teeth) over the
         # target's; leaving them out lets the target's own mouth interior show through.
-        self.render_triangles = fitter.triangles[~spans_mouth]
+        # (Doing the same for the eyes was measured: blinks barely followed better — the
+        # source's eyelids, not its eyeballs, read as open — and identity dropped.)
+        self._spans_mouth = _spanning(self.triangles, topo.regions["lips_inner"])
         self.skin_ids = fitter.skin_ids
         self.inner_lips = topo.region("lips_inner")
         self.uv = topo.uv
         self.shape = shape_transfer()
+
+    def holes(self, swap: SwapSettings) -> tuple[np.ndarray, list[np.ndarray]]:
+        """(triangles to render, contours whose inside stays the target's)."""
+        skip = np.zeros(len(self.triangles), bool)
+        contours: list[np.ndarray] = []
+        if swap.keep_mouth_interior:
+            skip |= self._spans_mouth
+            contours.append(self.inner_lips)
+        return self.triangles[~skip], contours
 
     def posed_landmarks(
         self,
@@ -93,8 +108,7 @@ class FaceRenderer:
         blend_target = swap.alpha < 1.0
         if blend_target:
             attrs.append(face.landmarks[:, :2])  # where each point sits in the target
-        keep_mouth = swap.keep_mouth_interior
-        triangles = self.render_triangles if keep_mouth else self.triangles
+        triangles, kept_contours = self.holes(swap)
         per_pixel, coverage = rasterize_attributes(
             local, posed[:, 2], triangles, np.hstack(attrs), (y1 - y0, x1 - x0)
         )
@@ -124,10 +138,10 @@ class FaceRenderer:
             image = swap.alpha * image + (1.0 - swap.alpha) * target
 
         keep_mask = None
-        if keep_mouth:
+        if kept_contours:
             keep = np.zeros(coverage.shape, np.uint8)
-            mouth = np.round((local[self.inner_lips]) * 4).astype(np.int32)
-            cv2.fillPoly(keep, [mouth], 255, cv2.LINE_AA, shift=2)
+            polygons = [np.round(local[c] * 4).astype(np.int32) for c in kept_contours]
+            cv2.fillPoly(keep, polygons, 255, cv2.LINE_AA, shift=2)
             keep_mask = keep.astype(np.float32) * (1.0 / 255.0)
         return FacePatch(
             x0=int(x0),

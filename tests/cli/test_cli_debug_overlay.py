@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import cv2
@@ -11,24 +12,16 @@ import pytest
 from app.cli import build_parser, main
 
 MESH_BGR = np.array([90, 220, 90])  # the overlay's mesh colour
+ReadFrames = Callable[[Path], list[np.ndarray]]  # the `read_frames` fixture (tests/conftest.py)
 
 
-def record_run(tmp_path: Path, portrait: Path, *extra: str) -> np.ndarray:
+def record_run(read_frames: ReadFrames, tmp_path: Path, portrait: Path, *extra: str) -> np.ndarray:
     """Run `fusecam run` headless on a still portrait, recording losslessly; the last frame."""
     out = tmp_path / f"out{len(extra)}.mkv"
     argv = ["run", "--input", str(portrait), "--frames", "3", "--no-preview"]
     code = main([*argv, "--record", str(out), *extra])
     assert code == 0
-    cap = cv2.VideoCapture(str(out))
-    frames = []
-    try:
-        while True:
-            ok, frame = cap.read()
-            if not ok:
-                break
-            frames.append(frame)
-    finally:
-        cap.release()
+    frames = read_frames(out)
     assert frames, f"nothing recorded to {out}"
     return frames[-1]
 
@@ -44,11 +37,14 @@ def test_run_accepts_debug_overlay() -> None:
 
 
 def test_debug_overlay_is_drawn_on_the_recorded_output(
-    tmp_path: Path, sample_faces: dict[str, Path], capsys: pytest.CaptureFixture[str]
+    tmp_path: Path,
+    sample_faces: dict[str, Path],
+    capsys: pytest.CaptureFixture[str],
+    read_frames: ReadFrames,
 ) -> None:
     portrait = sample_faces["eileen_collins"]
-    plain = record_run(tmp_path, portrait)
-    overlaid = record_run(tmp_path, portrait, "--debug-overlay")
+    plain = record_run(read_frames, tmp_path, portrait)
+    overlaid = record_run(read_frames, tmp_path, portrait, "--debug-overlay")
     capsys.readouterr()
     original = cv2.imread(str(portrait))
     assert original is not None

@@ -8,6 +8,7 @@ so the user's cache is never touched. Videos are FFV1 .mkv (lossless both ways),
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import cv2
@@ -23,6 +24,7 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 GRACE = REPO_ROOT / "resources" / "faces" / "grace_hopper.jpg"
 EILEEN = REPO_ROOT / "resources" / "faces" / "astronaut_eileen_collins.png"
 DEV_VIDEO = REPO_ROOT.parent / "shared" / "testdata" / "video" / "obama_1.mp4"
+ReadFrames = Callable[[Path], list[NDArray[np.uint8]]]  # the `read_frames` fixture (conftest)
 
 
 @pytest.fixture(autouse=True)
@@ -134,53 +136,46 @@ def write_clip(frames: list[NDArray[np.uint8]], path: Path, fps: float = 30.0) -
     return path
 
 
-def read_clip(path: Path) -> list[NDArray[np.uint8]]:
-    capture = cv2.VideoCapture(str(path))
-    frames: list[NDArray[np.uint8]] = []
-    try:
-        while True:
-            ok, frame = capture.read()
-            if not ok:
-                break
-            frames.append(frame)
-    finally:
-        capture.release()
-    return frames
-
-
 def swap_clip(
     analyzer: FaceAnalyzer,
     frames: list[NDArray[np.uint8]],
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
+    read_frames: ReadFrames,
 ) -> list[float]:
     target = write_clip(frames, tmp_path / "target.mkv")
-    assert len(read_clip(target)) == len(frames)
+    assert len(read_frames(target)) == len(frames)
     out = tmp_path / "OUT.mkv"
     code, err = invoke(
         ["swap", "--source", str(GRACE), "--target", str(target), "--output", str(out)], capsys
     )
     assert code == 0, err
     assert f"wrote {len(frames)} frames" in err
-    written = read_clip(out)
+    written = read_frames(out)
     assert len(written) == len(frames), "every frame is written, in order"
     return [assert_swapped(analyzer, t, o) for t, o in zip(frames, written, strict=True)]
 
 
 def test_swap_video_swaps_every_frame(
-    analyzer: FaceAnalyzer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    analyzer: FaceAnalyzer,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    read_frames: ReadFrames,
 ) -> None:
     portrait = cv2.imread(str(EILEEN))
     assert portrait is not None
     # The portrait drifting a few pixels per frame: tracking carries the face along.
     frames = [np.roll(portrait, (2 * i, 3 * i), axis=(0, 1)) for i in range(6)]
-    changes = swap_clip(analyzer, frames, tmp_path, capsys)
+    changes = swap_clip(analyzer, frames, tmp_path, capsys, read_frames)
     assert min(changes) > 8.0
 
 
 @pytest.mark.testdata
 def test_swap_video_swaps_every_frame_of_a_dev_clip(
-    analyzer: FaceAnalyzer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    analyzer: FaceAnalyzer,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    read_frames: ReadFrames,
 ) -> None:
     capture = cv2.VideoCapture(str(DEV_VIDEO))
     frames: list[NDArray[np.uint8]] = []
@@ -191,5 +186,5 @@ def test_swap_video_swaps_every_frame_of_a_dev_clip(
             frames.append(frame)
     finally:
         capture.release()
-    changes = swap_clip(analyzer, frames, tmp_path, capsys)
+    changes = swap_clip(analyzer, frames, tmp_path, capsys, read_frames)
     assert min(changes) > 8.0, changes  # measured: 18.1–18.5 grey levels

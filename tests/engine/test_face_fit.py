@@ -20,7 +20,7 @@ from engine.face.fit import EXPRESSION_NAMES, FaceFitter, vertex_normals
 from engine.face.mesh import CANONICAL_FILE, canonical_neutral, topology
 from engine.face.procrustes import euler_deg, rotation_from_euler_deg, similarity
 from engine.face.sh import fit_sh, light_direction, sh_basis, shading
-from engine.render.raster import interpolate, rasterize
+from engine.render.raster import rasterize_attributes
 from engine.types import Frame, Landmarks
 
 
@@ -182,13 +182,13 @@ def relit(frame: Frame, landmarks: Landmarks, triangles: np.ndarray, light: np.n
     """The photo with its face replaced by grey skin lit by one distant light (Lambert,
     plus ambient): per-pixel normals interpolated over the mesh."""
     normals = vertex_normals(landmarks, triangles)
-    tri_id, bary = rasterize(landmarks[:, :2], landmarks[:, 2], triangles, frame.shape[:2])
-    n = interpolate(tri_id, bary, triangles, normals)
+    n, face = rasterize_attributes(
+        landmarks[:, :2], landmarks[:, 2], triangles, normals, frame.shape[:2]
+    )
     n /= np.maximum(np.linalg.norm(n, axis=2, keepdims=True), 1e-9)
     shade = 0.3 + np.clip(n @ light, 0.0, None)
     albedo = np.array([110.0, 125.0, 150.0])  # BGR skin-like grey
     out = frame.copy()
-    face = tri_id >= 0
     out[face] = np.clip(shade[face][:, None] * albedo, 0, 255).astype(np.uint8)
     return out
 

@@ -7,7 +7,6 @@ import dataclasses
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-import cv2
 import numpy as np
 import pytest
 from face_data import BUNDLED, OBAMA_VIDEO, inter_ocular, load, paste
@@ -26,6 +25,7 @@ from engine.stages.landmarks import LandmarkStage
 from engine.types import Frame
 
 FPS = 30.0
+ReadFrames = Callable[[Path], list[Frame]]  # the `read_frames` fixture (tests/conftest.py)
 
 
 @pytest.fixture(scope="module")
@@ -59,20 +59,6 @@ def run_stages(
         if after_each is not None:
             after_each(packet)
     return packets
-
-
-def video_frames(path: Path) -> list[Frame]:
-    cap = cv2.VideoCapture(str(path))
-    frames = []
-    try:
-        while True:
-            ok, frame = cap.read()
-            if not ok:
-                break
-            frames.append(frame)
-    finally:
-        cap.release()
-    return frames
 
 
 def with_tracking(*, smoothing: bool) -> EngineSettings:
@@ -132,9 +118,9 @@ def test_one_euro_restarts_when_time_goes_back() -> None:
 
 @pytest.mark.testdata
 def test_obama_video_is_tracked_in_every_frame_with_few_detector_calls(
-    analyzer: FaceAnalyzer, testdata_dir: Path
+    analyzer: FaceAnalyzer, testdata_dir: Path, read_frames: ReadFrames
 ) -> None:
-    frames = video_frames(testdata_dir / OBAMA_VIDEO)
+    frames = read_frames(testdata_dir / OBAMA_VIDEO)
     assert len(frames) > 200
     tracker, stages = face_stages(analyzer)
     packets = run_stages(stages, frames, EngineSettings())
@@ -154,10 +140,12 @@ def test_obama_video_is_tracked_in_every_frame_with_few_detector_calls(
 
 
 @pytest.mark.testdata
-def test_smoothing_steadies_the_tracked_mesh(analyzer: FaceAnalyzer, testdata_dir: Path) -> None:
+def test_smoothing_steadies_the_tracked_mesh(
+    analyzer: FaceAnalyzer, testdata_dir: Path, read_frames: ReadFrames
+) -> None:
     """Frame-to-frame shimmer (second differences of the points) on a talking head:
     measured 1.2% of the eye distance raw, 0.4% smoothed (default settings)."""
-    frames = video_frames(testdata_dir / OBAMA_VIDEO)[:120]
+    frames = read_frames(testdata_dir / OBAMA_VIDEO)[:120]
     shimmer = {}
     for smoothing in (False, True):
         _, stages = face_stages(analyzer)
