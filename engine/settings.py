@@ -74,6 +74,11 @@ class SwapSettings:
 class CompositorSettings:
     mask_erode: float = 0.0  # fraction of face size
     mask_feather: float = 0.04  # fraction of face size
+    # ...but never narrower than this: on a small, soft face (a webcam at a distance) a
+    # ramp of a few pixels is itself a visible edge. Measured (judge seam_grad, obama clip
+    # at its 512×388 size): 0.41 with no floor, 0.25 at 10 px, 0.13 at 14 px, 0.02 at 18;
+    # DEV photos' leave-source-out identity 93.3 → 91.1 → 86.7 % over the same steps.
+    min_feather_px: float = 14.0
     poisson: bool = False  # quality mode, used by the enhancer toggle
     color_match: bool = True
     # Fine skin texture switches to the source this far (fraction of face size) inside
@@ -86,6 +91,7 @@ class CompositorSettings:
     def __post_init__(self) -> None:
         _check(0.0 <= self.mask_erode <= 0.3, "mask_erode must be in [0, 0.3]")
         _check(0.0 <= self.mask_feather <= 0.3, "mask_feather must be in [0, 0.3]")
+        _check(1.0 <= self.min_feather_px <= 64.0, "min_feather_px must be in [1, 64]")
         _check(0.0 <= self.texture_inset <= 0.3, "texture_inset must be in [0, 0.3]")
         _check(0.0 <= self.edge_harmonize <= 0.5, "edge_harmonize must be in [0, 0.5]")
 

@@ -59,7 +59,7 @@ def blend_masks(
     still the frame's own — no band of foreign pores, stubble or smoothness at the seam.
     Both have the target's mouth interior cut out with a ~1 px soft edge."""
     face_px = face_size_px(patch)
-    feather = max(1.0, settings.mask_feather * face_px)
+    feather = max(settings.min_feather_px, settings.mask_feather * face_px)
     erode = settings.mask_erode * face_px
     colour = _ramp(inside, erode, 2.0 * feather)
     texture = _ramp(inside, erode + settings.texture_inset * face_px, 2.0 * feather)
@@ -112,7 +112,7 @@ def composite(out: Frame, patch: FacePatch, settings: CompositorSettings) -> Non
         _poisson(out, patch, blend_mask(patch, settings, inside))
         return
     face_px = face_size_px(patch)
-    feather = max(1.0, settings.mask_feather * face_px)
+    feather = max(settings.min_feather_px, settings.mask_feather * face_px)
     erode = settings.mask_erode * face_px
     base = out[ys, xs].astype(np.float32)
     image = np.ascontiguousarray(patch.image, dtype=np.float32)
@@ -120,7 +120,10 @@ def composite(out: Frame, patch: FacePatch, settings: CompositorSettings) -> Non
     sigma = max(1.0, _DETAIL_SIGMA * face_px)
     image_low = cv2.GaussianBlur(image, (0, 0), sigma)
     base_low = cv2.GaussianBlur(base, (0, 0), sigma)
-    reach = settings.edge_harmonize * face_px
+    # The correction spans at least the whole colour ramp, or the ramp ends in a step.
+    reach = (
+        max(settings.edge_harmonize * face_px, 2.0 * feather) if settings.edge_harmonize else 0.0
+    )
     fix = low_frequency_fix(base, image, patch.mask) if reach > 0.0 else base_low
     two_band_blend(
         out[ys, xs],

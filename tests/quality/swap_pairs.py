@@ -77,7 +77,8 @@ def main() -> None:
         "--swap",
         default="",
         metavar="FIELD=PYEXPR,...",
-        help="SwapSettings/CompositorSettings overrides, e.g. shape_alpha=1.0",
+        help="settings overrides: swap/compositor fields by name (shape_alpha=0.5) "
+        "or SECTION.FIELD (enhancer.mode='builtin')",
     )
     args = parser.parse_args()
     for item in args.set:
@@ -87,7 +88,10 @@ def main() -> None:
     base = EngineSettings()
     for item in filter(None, args.swap.split(",")):
         key, value = item.split("=", 1)
-        part = "swap" if hasattr(base.swap, key) else "compositor"
+        if "." in key:  # section.field, e.g. enhancer.mode
+            part, key = key.split(".", 1)
+        else:
+            part = "swap" if hasattr(base.swap, key) else "compositor"
         base = dataclasses.replace(
             base, **{part: dataclasses.replace(getattr(base, part), **{key: eval(value)})}
         )
