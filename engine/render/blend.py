@@ -1,7 +1,7 @@
 """The compositor's per-pixel blend as one compiled pass (numba).
 
 Written out in NumPy it needs a dozen full-size float temporaries per face (two ramps,
-two bands, the harmonised colour, rounding); fused, it reads each input once and skips
+two bands, rounding); fused, it reads each input once and skips
 pixels whose alphas are both zero, which also leaves them bit-exact.
 """
 
@@ -26,24 +26,20 @@ def two_band_blend(
     image: F32,
     image_low: F32,
     base_low: F32,
-    low_fix: F32,
     inside: F32,
     covered: F32,
     keep: F32,
     colour_start: float,
     texture_start: float,
     ramp_width: float,
-    harmonize_reach: float,
 ) -> None:  # pragma: no cover - compiled
     """Blend `image` into `out` (uint8 view, modified in place).
 
     Low frequencies follow the colour ramp, fine detail the texture ramp (which starts
-    further inside); `low_fix` (target−render low-frequency colour) is added with a
-    weight that fades from 1 at the face edge to 0 at `harmonize_reach` px inside.
-    Alphas are cut by `keep` (target pixels to keep, 1 = keep) and by coverage."""
+    further inside). Alphas are cut by `keep` (target pixels to keep, 1 = keep) and by
+    coverage."""
     height, width = inside.shape
     inv_width = 1.0 / ramp_width
-    inv_reach = 1.0 / harmonize_reach if harmonize_reach > 0.0 else 0.0
     for y in range(height):
         for x in range(width):
             if covered[y, x] <= 0.5:
@@ -54,10 +50,9 @@ def two_band_blend(
             t = _smoothstep((d - texture_start) * inv_width) * k
             if a <= 0.0 and t <= 0.0:
                 continue
-            h = max(1.0 - d * inv_reach, 0.0) if harmonize_reach > 0.0 else 0.0
             for c in range(3):
                 base = float(out[y, x, c])
-                low = image_low[y, x, c] + h * low_fix[y, x, c] - base_low[y, x, c]
+                low = image_low[y, x, c] - base_low[y, x, c]
                 detail = (image[y, x, c] - image_low[y, x, c]) - (base - base_low[y, x, c])
                 value = base + low * a + detail * t + 0.5
                 out[y, x, c] = np.uint8(min(max(value, 0.0), 255.0))

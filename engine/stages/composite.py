@@ -80,27 +80,6 @@ def blend_mask(patch: FacePatch, settings: CompositorSettings, inside: np.ndarra
 
 
 _DETAIL_SIGMA = 0.006  # of face size: finer than this counts as skin texture
-_LOWPASS_DOWNSCALE = 4  # low-frequency colour is estimated on a quarter-size patch
-_HARMONIZE_SIGMA = 0.06  # of face size: the scale of "low frequency"
-
-
-def low_frequency_fix(base: np.ndarray, image: np.ndarray, coverage: Mask) -> np.ndarray:
-    """Target − render colour at low frequency over the face (normalised convolution, so
-    pixels outside the face do not drag it): what edge harmonisation adds near the edge,
-    so that a source's jaw shadow or beard does not end in a colour step at the mask."""
-    h, w = coverage.shape
-    face_px = float(np.sqrt(coverage.sum()))
-    small = (max(1, w // _LOWPASS_DOWNSCALE), max(1, h // _LOWPASS_DOWNSCALE))
-    sigma = max(1.0, _HARMONIZE_SIGMA * face_px / _LOWPASS_DOWNSCALE)
-    # Differences are taken after downscaling: low frequencies survive it, and the
-    # arithmetic runs on a sixteenth of the pixels.
-    m = cv2.resize(coverage, small, interpolation=cv2.INTER_AREA)
-    diff = cv2.resize(base, small, interpolation=cv2.INTER_AREA) - cv2.resize(
-        image, small, interpolation=cv2.INTER_AREA
-    )
-    wm = cv2.GaussianBlur(m, (0, 0), sigma)[..., None]
-    low = cv2.GaussianBlur(diff * m[..., None], (0, 0), sigma) / np.maximum(wm, 1e-3)
-    return cv2.resize(low, (w, h), interpolation=cv2.INTER_LINEAR)
 
 
 def composite(out: Frame, patch: FacePatch, settings: CompositorSettings) -> None:
@@ -120,24 +99,17 @@ def composite(out: Frame, patch: FacePatch, settings: CompositorSettings) -> Non
     sigma = max(1.0, _DETAIL_SIGMA * face_px)
     image_low = cv2.GaussianBlur(image, (0, 0), sigma)
     base_low = cv2.GaussianBlur(base, (0, 0), sigma)
-    # The correction spans at least the whole colour ramp, or the ramp ends in a step.
-    reach = (
-        max(settings.edge_harmonize * face_px, 2.0 * feather) if settings.edge_harmonize else 0.0
-    )
-    fix = low_frequency_fix(base, image, patch.mask) if reach > 0.0 else base_low
     two_band_blend(
         out[ys, xs],
         image,
         image_low,
         base_low,
-        np.ascontiguousarray(fix, dtype=np.float32),
         inside,
         np.ascontiguousarray(patch.mask, dtype=np.float32),
         keep_factor(patch, face_px),
         erode,
         erode + settings.texture_inset * face_px,
         2.0 * feather,
-        reach,
     )
 
 
