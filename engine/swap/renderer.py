@@ -146,7 +146,7 @@ class FaceRenderer:
         return FacePatch(
             x0=int(x0),
             y0=int(y0),
-            image=image.astype(np.float32),
+            image=np.asarray(image, dtype=np.float32),
             mask=coverage.astype(np.float32),
             keep_mask=keep_mask,
             detail_sigma=blur_sigma,

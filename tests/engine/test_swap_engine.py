@@ -340,7 +340,8 @@ def test_the_output_keeps_the_targets_pose_and_mouth(
     "closure 0.00) onto biden_2 (0.25/0.26) re-detects as 0.06/0.08, onto obama_1 "
     "(0.31/0.33) as 0.13/0.15: closer to the source than to the target. The eye shape "
     "stays the target's (shape.py), so the source's eye texture (iris, lid crease) squeezed "
-    "into it is what the landmarker reads as open",
+    "into it is what the landmarker reads as open. Keeping the target's eye interior "
+    "instead was measured (biden_2 closure 0.10, DEV leave-source-out 93 → 87 %) and dropped",
 )
 @pytest.mark.testdata
 @pytest.mark.parametrize("target", ["biden_2.jpg", "obama_1.jpg"])
