@@ -5,11 +5,12 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 import cv2
 
 from engine.governor import EngineGovernor
+from engine.listeners import FrameListener, Listeners
 from engine.packet import FramePacket
 from engine.settings import EngineSettings
 from engine.slots import DoubleBuffer, LatestSlot
@@ -18,8 +19,6 @@ from engine.stats import FrameStats
 from engine.threads import ErrorCallback, Worker
 
 log = logging.getLogger(__name__)
-
-FrameListener = Callable[[FramePacket], None]
 
 
 class StageError(RuntimeError):
@@ -55,8 +54,7 @@ class Engine(Worker):
         self.input: LatestSlot[FramePacket] = LatestSlot()
         self.output: DoubleBuffer[FramePacket] = DoubleBuffer()
         self.stats = FrameStats(stats_window)
-        self._listeners: list[FrameListener] = []
-        self._listeners_lock = threading.Lock()
+        self._listeners = Listeners("frame")
         self.stage_errors = 0
         # Every frame ever published; unlike stats.frames it survives stats.reset(),
         # so "has the source drained?" stays answerable after a benchmark warm-up.
@@ -92,13 +90,10 @@ class Engine(Worker):
 
     def add_listener(self, listener: FrameListener) -> None:
         """Called on the engine thread after each publish; must return quickly."""
-        with self._listeners_lock:
-            self._listeners.append(listener)
+        self._listeners.add(listener)
 
     def remove_listener(self, listener: FrameListener) -> None:
-        with self._listeners_lock:
-            if listener in self._listeners:
-                self._listeners.remove(listener)
+        self._listeners.remove(listener)
 
     # --- processing -------------------------------------------------------------------
     def process(self, packet: FramePacket) -> FramePacket:
@@ -144,13 +139,7 @@ class Engine(Worker):
             with self._settings_lock:
                 self._settings = self.governor.derive(self._user_settings)
             self.stats.count("quality_steps")
-        with self._listeners_lock:
-            listeners = tuple(self._listeners)
-        for listener in listeners:
-            try:
-                listener(packet)
-            except Exception:
-                log.exception("frame listener failed")
+        self._listeners.notify(packet)
 
     def _run(self) -> None:
         while not self.stopping:

@@ -11,8 +11,8 @@ import threading
 from collections import deque
 from typing import Protocol
 
+from engine.listeners import FrameListener
 from engine.packet import FramePacket
-from engine.pipeline import FrameListener
 from engine.slots import DoubleBuffer
 from engine.threads import ErrorCallback, Worker
 

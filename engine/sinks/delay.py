@@ -19,8 +19,8 @@ import threading
 import time
 from collections import deque
 
+from engine.listeners import FrameListener, Listeners
 from engine.packet import FramePacket
-from engine.pipeline import FrameListener
 from engine.sinks.base import FrameFeed
 from engine.slots import DoubleBuffer
 from engine.threads import ErrorCallback, Worker
@@ -54,8 +54,7 @@ class DelayLine(Worker):
         self.feed = feed
         self._delay_ns = check_delay_ms(delay_ms) * 1_000_000
         self._output: DoubleBuffer[FramePacket] = DoubleBuffer()
-        self._listeners: list[FrameListener] = []
-        self._listeners_lock = threading.Lock()
+        self._listeners = Listeners("delayed-frame")
         # One lock orders the engine-thread fast path and the worker's releases.
         self._cond = threading.Condition()
         self._held: deque[FramePacket] = deque()
@@ -70,13 +69,10 @@ class DelayLine(Worker):
 
     def add_listener(self, listener: FrameListener) -> None:
         """Called (under the line's lock) after each republish; must return quickly."""
-        with self._listeners_lock:
-            self._listeners.append(listener)
+        self._listeners.add(listener)
 
     def remove_listener(self, listener: FrameListener) -> None:
-        with self._listeners_lock:
-            if listener in self._listeners:
-                self._listeners.remove(listener)
+        self._listeners.remove(listener)
 
     # --- configuration ----------------------------------------------------------------
     @property
@@ -116,13 +112,7 @@ class DelayLine(Worker):
     def _emit(self, packet: FramePacket) -> None:
         self._output.publish(packet)
         self.published += 1
-        with self._listeners_lock:
-            listeners = tuple(self._listeners)
-        for listener in listeners:
-            try:
-                listener(packet)
-            except Exception:
-                log.exception("delayed-frame listener failed")
+        self._listeners.notify(packet)
 
     def _run(self) -> None:
         with self._cond:
