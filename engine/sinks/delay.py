@@ -14,7 +14,6 @@ one delayed timeline, while the GUI preview keeps reading the engine, live.
 
 from __future__ import annotations
 
-import logging
 import threading
 import time
 from collections import deque
@@ -25,7 +24,6 @@ from engine.sinks.base import FrameFeed
 from engine.slots import DoubleBuffer
 from engine.threads import ErrorCallback, Worker
 
-log = logging.getLogger(__name__)
 
 MAX_DELAY_MS = 1000
 # 1 s at 240 fps: the backlog can never grow without bound, whatever the frame rate.
