@@ -24,7 +24,6 @@ from engine.sinks.base import FrameFeed
 from engine.slots import DoubleBuffer
 from engine.threads import ErrorCallback, Worker
 
-
 MAX_DELAY_MS = 1000
 # 1 s at 240 fps: the backlog can never grow without bound, whatever the frame rate.
 MAX_HELD = 240
