@@ -28,6 +28,17 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(skip)
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _private_user_dirs(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """No test reads or writes the real user's cache, settings or models: every test (and
+    every subprocess it starts) gets session-private directories unless it sets its own."""
+    root = tmp_path_factory.mktemp("user-dirs")
+    with pytest.MonkeyPatch.context() as patch:
+        for name in ("FUSECAM_CACHE_DIR", "FUSECAM_CONFIG_DIR", "FUSECAM_DATA_DIR"):
+            patch.setenv(name, str(root / name.lower()))
+        yield
+
+
 @pytest.fixture(scope="session")
 def repo_root() -> Path:
     return REPO_ROOT
