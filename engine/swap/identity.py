@@ -35,6 +35,9 @@ class SourceIdentity:
     vertex_albedo: F32  # 468×3 albedo at each vertex (for colour matching)
     thumbnail: NDArray[np.uint8]
     warning: str | None = None
+    # T×T: 1 where the texture is the source's skin, 0 where its forehead shows something
+    # else (a fringe, a hat brim) that must not be painted onto the target's forehead.
+    forehead_skin: F32 | None = field(default=None, repr=False)
     # What neural swappers need to compute their own embeddings.
     images: tuple[Frame, ...] = field(default=(), repr=False)
     landmarks: tuple[Landmarks, ...] = field(default=(), repr=False)
@@ -110,3 +113,35 @@ def thumbnail(image: Frame, landmarks: Landmarks, size: int = 128) -> NDArray[np
     return cv2.warpAffine(
         image, m, (size, size), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE
     )
+
+
+_SKIN_DELTA_E = (12.0, 28.0)  # Lab distance from the median skin: fully skin → not skin
+
+
+def forehead_skin(albedo: F32, vertex_albedo: F32, skin_ids: NDArray[np.int64]) -> F32:
+    """Which forehead texels are skin (1) rather than hair or headwear (0).
+
+    Only the band above the brows is judged: lower down, a beard or lipstick is the
+    source's identity, but a fringe over the forehead would be pasted onto a target's
+    bare forehead as a painted-on strip of hair."""
+    topo = topology()
+    size = albedo.shape[0]
+    lab = cv2.cvtColor(np.clip(albedo, 0, 255).astype(np.uint8), cv2.COLOR_BGR2Lab).astype(
+        np.float32
+    )
+    skin = cv2.cvtColor(
+        np.clip(vertex_albedo[skin_ids], 0, 255).astype(np.uint8)[None], cv2.COLOR_BGR2Lab
+    )[0].astype(np.float32)
+    reference = np.median(skin, axis=0)
+    diff = lab - reference
+    diff[..., 0] *= 0.5  # shading varies skin's lightness more than its hue
+    distance = np.linalg.norm(diff, axis=2)
+    lo, hi = _SKIN_DELTA_E
+    weight = np.clip((hi - distance) / (hi - lo), 0.0, 1.0)
+    brows = np.concatenate([topo.region("left_eyebrow"), topo.region("right_eyebrow")])
+    brow_top = float(topo.uv[brows, 1].min()) * size
+    rows = np.arange(size, dtype=np.float32)[:, None]
+    # Full judgement well above the brows, none at them (brows are identity, not hair).
+    above = np.clip((brow_top - rows) / (0.04 * size), 0.0, 1.0)
+    weight = 1.0 - above * (1.0 - weight)
+    return cv2.GaussianBlur(weight.astype(np.float32), (0, 0), size / 128)

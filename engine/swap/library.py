@@ -19,7 +19,14 @@ from engine.face.analyzer import FaceAnalyzer
 from engine.face.fit import FaceFitter
 from engine.face.mesh import topology
 from engine.imageio import ImageReadError, read_image
-from engine.swap.identity import SourceIdentity, combine, thumbnail, unwrap, vertex_colours
+from engine.swap.identity import (
+    SourceIdentity,
+    combine,
+    forehead_skin,
+    thumbnail,
+    unwrap,
+    vertex_colours,
+)
 
 log = logging.getLogger(__name__)
 
@@ -121,6 +128,11 @@ class SourceLibrary:
             self._identities[key] = identity
         return identity
 
+    def _skin_ids(self) -> NDArray[np.int64]:
+        if self._fitter is None:
+            self._fitter = FaceFitter()
+        return self._fitter.skin_ids
+
     def _build(self, key: str, files: tuple[Path, ...]) -> SourceIdentity:
         if self._fitter is None:
             self._fitter = FaceFitter()
@@ -147,6 +159,7 @@ class SourceLibrary:
             images.append(image)
             landmarks.append(face.landmarks)
         albedo, canonical = combine(photos)
+        vertex_albedo = vertex_colours(albedo)
         warning = "; ".join(warnings) or None
         if warning:
             log.warning("%s", warning)
@@ -156,9 +169,10 @@ class SourceLibrary:
             paths=files,
             albedo=albedo,
             canonical=canonical,
-            vertex_albedo=vertex_colours(albedo),
+            vertex_albedo=vertex_albedo,
             thumbnail=thumbnail(images[0], landmarks[0]),
             warning=warning,
+            forehead_skin=forehead_skin(albedo, vertex_albedo, self._skin_ids()),
             images=tuple(images),
             landmarks=tuple(landmarks),
         )
@@ -195,6 +209,7 @@ class SourceLibrary:
             with np.load(path) as data:
                 meta = json.loads(str(data["meta"]))
                 albedo = data["albedo"].astype(np.float32)
+                vertex_albedo = vertex_colours(albedo)
                 landmarks = tuple(data["landmarks"].astype(np.float32))
                 identity = SourceIdentity(
                     key=key,
@@ -202,9 +217,10 @@ class SourceLibrary:
                     paths=files,
                     albedo=albedo,
                     canonical=data["canonical"].astype(np.float32),
-                    vertex_albedo=vertex_colours(albedo),
+                    vertex_albedo=vertex_albedo,
                     thumbnail=data["thumbnail"].astype(np.uint8),
                     warning=meta["warning"],
+                    forehead_skin=forehead_skin(albedo, vertex_albedo, self._skin_ids()),
                     images=tuple(read_image(p) for p in files),
                     landmarks=landmarks,
                 )

@@ -121,6 +121,17 @@ class FaceRenderer:
             cv2.INTER_LINEAR,
             borderMode=cv2.BORDER_REPLICATE,
         )
+        mask = coverage.astype(np.float32)
+        if identity.forehead_skin is not None:
+            # The source's fringe stays off the target's forehead: the target shows there.
+            skin = cv2.remap(
+                identity.forehead_skin,
+                per_pixel[..., 0],
+                per_pixel[..., 1],
+                cv2.INTER_LINEAR,
+                borderMode=cv2.BORDER_REPLICATE,
+            )
+            mask *= skin
         image = albedo * per_pixel[..., 2:5]
         if color_match:
             image = self._match_colour(frame, face, identity, shade, normals, image)
@@ -147,7 +158,7 @@ class FaceRenderer:
             x0=int(x0),
             y0=int(y0),
             image=np.asarray(image, dtype=np.float32),
-            mask=coverage.astype(np.float32),
+            mask=mask,
             keep_mask=keep_mask,
             detail_sigma=blur_sigma,
         )

@@ -98,10 +98,11 @@ def test_outside_the_face_the_frame_is_unchanged_pixel_for_pixel(
     assert packet.output is not None
     face_region = outline(coverage_of(face, frame.shape))
     np.testing.assert_array_equal(packet.output[~face_region], frame[~face_region])
-    # ... and the face itself did change (the swap ran in this mode).
+    # ... and the face itself did change (the swap ran in this mode). Not all of it:
+    # where the source's forehead shows hair (Grace Hopper's), the target's stays.
     inside = erode(face_region, 4)
     changed = np.abs(packet.output.astype(np.int16) - frame).max(axis=2) > 0
-    assert changed[inside].mean() > 0.9
+    assert changed[inside].mean() > 0.75
 
 
 @pytest.mark.parametrize("changes", MODES[:2])

@@ -333,18 +333,30 @@ def test_the_output_keeps_the_targets_pose_and_mouth(
     assert result.landmark_drift < 0.05, report
 
 
-@pytest.mark.xfail(
+_EYE_FINDING = pytest.mark.xfail(
     strict=True,
     reason="FINDING (built-in swapper): a squint or half-blink of the target comes out "
     "about half as closed when the source's eyes are open. Eileen Collins (open eyes, "
-    "closure 0.00) onto biden_2 (0.25/0.26) re-detects as 0.06/0.08, onto obama_1 "
-    "(0.31/0.33) as 0.13/0.15: closer to the source than to the target. The eye shape "
+    "closure 0.00) onto biden_2 (0.25/0.26) re-detects as 0.06/0.08 (onto obama_1, 0.31/0.33, "
+    "it did too until her fringe was kept off the target's forehead): closer to the source "
+    "than to the target. The eye shape "
     "stays the target's (shape.py), so the source's eye texture (iris, lid crease) squeezed "
     "into it is what the landmarker reads as open. Keeping the target's eye interior "
-    "instead was measured (biden_2 closure 0.10, DEV leave-source-out 93 → 87 %) and dropped",
+    "instead was measured (biden_2 closure 0.10, DEV leave-source-out 93 → 87 %) and dropped; "
+    "so was keeping the target's whole eye region (lids and crease) once its lid closes past "
+    "the source's: biden_2 still read 0.09/0.11 — the landmarker reads lids from the whole face",
 )
+
+
 @pytest.mark.testdata
-@pytest.mark.parametrize("target", ["biden_2.jpg", "obama_1.jpg"])
+@pytest.mark.parametrize(
+    "target",
+    [
+        pytest.param("biden_2.jpg", marks=_EYE_FINDING),
+        # Passes since the source's fringe no longer lands on the target's forehead.
+        "obama_1.jpg",
+    ],
+)
 def test_the_output_keeps_the_targets_eye_closure(library: SourceLibrary, target: str) -> None:
     result = follow(library, EILEEN, read_image(dev(target)))
     s, t, o = result.source.expression, result.target.expression, result.output.expression

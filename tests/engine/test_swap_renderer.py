@@ -168,7 +168,8 @@ def test_the_render_covers_the_face_and_nothing_else(
     frame, face = target(EILEEN)
     patch = renderer.render(frame, face, grace, SwapSettings())
     assert patch is not None
-    assert set(np.unique(patch.mask)) <= {0.0, 1.0}
+    # Coverage, softened only where the source's forehead is not skin (a fringe).
+    assert float(patch.mask.min()) >= 0.0 and float(patch.mask.max()) <= 1.0
     assert patch.image.shape == (*patch.shape, 3) and patch.image.dtype == np.float32
     coverage = patch_in_frame(patch, patch.mask, frame.shape) > 0
     hull = erode(hull_mask(face, frame.shape), 2)
