@@ -66,6 +66,8 @@ class FacePatch:
     mask: Mask  # h×w, where the new face may replace the target (before feathering)
     keep_mask: Mask | None = None  # h×w, target pixels to keep (mouth interior, occluders)
     detail_sigma: float = 0.0  # blur applied so the render's fine detail matches the target
+    scale_px: float = 0.0  # the face's inter-ocular distance (0: unknown)
+    features: Mask | None = None  # h×w, 1 on eyes, brows and lips (identity detail)
 
     @property
     def shape(self) -> tuple[int, int]:

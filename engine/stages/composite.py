@@ -13,7 +13,7 @@ import numpy as np
 
 from engine.faces import FacePatch
 from engine.packet import FramePacket
-from engine.render.blend import two_band_blend
+from engine.render.blend import three_band_blend, two_band_blend
 from engine.settings import CompositorSettings, EngineSettings
 from engine.types import Frame, Mask
 
@@ -90,6 +90,9 @@ def composite(out: Frame, patch: FacePatch, settings: CompositorSettings) -> Non
     if settings.poisson:
         _poisson(out, patch, blend_mask(patch, settings, inside))
         return
+    if BANDS == 3:
+        _three_band(out, patch, inside)
+        return
     face_px = face_size_px(patch)
     feather = max(settings.min_feather_px, settings.mask_feather * face_px)
     erode = settings.mask_erode * face_px
@@ -111,6 +114,54 @@ def composite(out: Frame, patch: FacePatch, settings: CompositorSettings) -> Non
         erode,
         erode + settings.texture_inset * face_px,
         2.0 * feather,
+    )
+
+
+BANDS = 3
+# Band splits and ramps, as fractions of the inter-ocular distance.
+SPLIT_FINE = 0.03  # box size of the fine/mid split
+SPLIT_LOW = 0.25  # box size of the mid/low split
+RAMPS = ((0.0, 0.5), (0.0, 0.12), (0.04, 0.12))  # (start, width) for low, mid, fine
+
+
+def _box(image: np.ndarray, size_px: float) -> np.ndarray:
+    k = 2 * max(1, round(size_px / 2)) + 1
+    return cv2.blur(image, (k, k))
+
+
+FINE_SKIN = 0.0  # how much of the source's finest detail shows on plain skin
+
+
+def _fine_weight(patch: FacePatch) -> np.ndarray:
+    """Where the source's finest detail is used: its features (eyes, brows, lips); on
+    plain skin the frame keeps its own grain, pores and sharpness."""
+    if patch.features is None:
+        return np.ones(patch.shape, np.float32)
+    return np.ascontiguousarray(FINE_SKIN + (1.0 - FINE_SKIN) * patch.features, np.float32)
+
+
+def _three_band(out: Frame, patch: FacePatch, inside: np.ndarray) -> None:
+    h, w = patch.shape
+    ys, xs = slice(patch.y0, patch.y0 + h), slice(patch.x0, patch.x0 + w)
+    iod = patch.scale_px if patch.scale_px > 0 else face_size_px(patch) / 1.7
+    base = out[ys, xs].astype(np.float32)
+    image = np.ascontiguousarray(patch.image, dtype=np.float32)
+    fine, low = SPLIT_FINE * iod, SPLIT_LOW * iod
+    starts = np.array([r[0] * iod for r in RAMPS], np.float32)
+    widths = np.array([max(r[1] * iod, 1.0) for r in RAMPS], np.float32)
+    three_band_blend(
+        out[ys, xs],
+        image,
+        _box(image, fine),
+        _box(image, low),
+        _box(base, fine),
+        _box(base, low),
+        inside,
+        np.ascontiguousarray(patch.mask, dtype=np.float32),
+        keep_factor(patch, face_size_px(patch)),
+        _fine_weight(patch),
+        starts,
+        widths,
     )
 
 

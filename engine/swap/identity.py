@@ -18,6 +18,7 @@ from engine.face.fit import FaceFitter, vertex_normals
 from engine.face.mesh import topology
 from engine.face.sh import RELIGHT_BANDS, shading
 from engine.render.uvmap import fill_outside, uv_map
+from engine.swap import shading as shading_mod
 from engine.types import Frame, Landmarks
 
 F32 = NDArray[np.float32]
@@ -50,6 +51,9 @@ class UnwrappedPhoto:
     canonical: F32
 
 
+DELIGHT = "field"
+
+
 def unwrap(image: Frame, landmarks: Landmarks, fitter: FaceFitter) -> UnwrappedPhoto:
     uvm = uv_map()
     fit = fitter.fit(image, landmarks)
@@ -65,7 +69,14 @@ def unwrap(image: Frame, landmarks: Landmarks, fitter: FaceFitter) -> UnwrappedP
         cv2.INTER_LINEAR,
         borderMode=cv2.BORDER_REPLICATE,
     )
-    albedo = texture / np.maximum(texel[..., 2:5], 1e-3)
+    if DELIGHT == "field":
+        low, low_weight = shading_mod.unwrap_lowres(image, landmarks, facing)
+        field = shading_mod.smooth_field(low, shading_mod.skin_weight(low_weight))
+        skin = shading_mod.skin_weight(low_weight)
+        colour = (field * skin[..., None]).sum(axis=(0, 1)) / max(skin.sum(), 1e-6)
+        albedo = texture / np.maximum(shading_mod.upsample(field, uvm.size), 1.0) * colour
+    else:
+        albedo = texture / np.maximum(texel[..., 2:5], 1e-3)
     visibility = texel[..., 5] * uvm.covered
     # Mirror fill: the texture layout is left/right symmetric about u = 0.5.
     w_own = visibility**4

@@ -31,7 +31,7 @@ from engine.swap.identity import (
 log = logging.getLogger(__name__)
 
 # Bump when the texture/shape algorithm changes: old cache entries are then ignored.
-CACHE_VERSION = "identity-v2"
+CACHE_VERSION = "identity-v3"
 MIN_EYE_DISTANCE_PX = 24.0
 
 

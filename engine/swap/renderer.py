@@ -18,6 +18,7 @@ from engine.face.sh import RELIGHT_BANDS, shading
 from engine.faces import Face, FacePatch
 from engine.render.raster import rasterize_attributes
 from engine.settings import SwapSettings
+from engine.swap import shading as field_mod
 from engine.swap.colour import bgr_affine, lab_transfer
 from engine.swap.identity import SourceIdentity
 from engine.swap.shape import shape_transfer
@@ -27,6 +28,8 @@ from engine.types import Frame
 F32 = NDArray[np.float32]
 _SHADE_RANGE = (0.8, 1.25)  # relighting brightens or darkens by at most this
 _MIN_FACING = 0.25
+RELIGHT = "field"
+FEATURE_MASK_SIZE = 256
 
 
 def _spanning(triangles: np.ndarray, contour: tuple[int, ...]) -> np.ndarray:
@@ -49,6 +52,8 @@ class FaceRenderer:
         self.inner_lips = topo.region("lips_inner")
         self.uv = topo.uv
         self.shape = shape_transfer()
+        self._field_key = ""
+        self._source_field = np.ones((1, 1, 3), np.float32)
 
     def holes(self, swap: SwapSettings) -> tuple[np.ndarray, list[np.ndarray]]:
         """(triangles to render, contours whose inside stays the target's)."""
@@ -132,9 +137,12 @@ class FaceRenderer:
                 borderMode=cv2.BORDER_REPLICATE,
             )
             mask *= skin
-        image = albedo * per_pixel[..., 2:5]
-        if color_match:
-            image = self._match_colour(frame, face, identity, shade, normals, image)
+        if RELIGHT == "field":
+            image = albedo * self._light_ratio(frame, face, identity, normals, per_pixel)
+        else:
+            image = albedo * per_pixel[..., 2:5]
+            if color_match:
+                image = self._match_colour(frame, face, identity, shade, normals, image)
         if blur_sigma is None:
             blur_sigma = detail_sigma(image, frame[y0:y1, x0:x1], coverage)
         image = soften(image, blur_sigma)
@@ -161,6 +169,45 @@ class FaceRenderer:
             mask=mask,
             keep_mask=keep_mask,
             detail_sigma=blur_sigma,
+            scale_px=float(face.fit.pose.scale),
+            features=self._features(per_pixel, identity.albedo.shape[0]) * coverage,
+        )
+
+    def _features(self, per_pixel: F32, texture_size: int) -> F32:
+        masks = field_mod.feature_masks(FEATURE_MASK_SIZE)
+        k = FEATURE_MASK_SIZE / texture_size
+        return cv2.remap(
+            masks.features,
+            per_pixel[..., 0] * k,
+            per_pixel[..., 1] * k,
+            cv2.INTER_LINEAR,
+            borderMode=cv2.BORDER_CONSTANT,
+        )
+
+    def _light_ratio(
+        self,
+        frame: Frame,
+        face: Face,
+        identity: SourceIdentity,
+        normals: F32,
+        per_pixel: F32,
+    ) -> F32:
+        """Per-pixel BGR gain: the target's smooth skin field over the source's skin colour."""
+        assert face.landmarks is not None
+        facing = np.clip(-vertex_normals(face.landmarks, self.triangles)[:, 2], 0.0, 1.0)
+        low, weight = field_mod.unwrap_lowres(frame, face.landmarks, facing)
+        target_field = field_mod.smooth_field(low, field_mod.skin_weight(weight))
+        if self._field_key != identity.key:
+            self._field_key = identity.key
+            self._source_field = field_mod.texture_field(identity.albedo)
+        ratio = field_mod.light_ratio(target_field, self._source_field)
+        k = field_mod.FIELD_SIZE / identity.albedo.shape[0]
+        return cv2.remap(
+            ratio,
+            per_pixel[..., 0] * k,
+            per_pixel[..., 1] * k,
+            cv2.INTER_LINEAR,
+            borderMode=cv2.BORDER_REPLICATE,
         )
 
     def _match_colour(

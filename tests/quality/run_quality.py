@@ -1,0 +1,225 @@
+"""`make quality`: swap every DEV and WIDE pair like `fusecam swap`, judge them, print one table.
+
+Usage: .venv/bin/python -m tests.quality.run_quality OUT_DIR [--sets dev,wide] [--limit N]
+       [--no-judge] [--set MODULE.ATTR=PYEXPR] [--swap FIELD=PYEXPR,...]
+
+Each pair gets fresh stages (no tracking carried between images), exactly as a
+`fusecam swap --source S --target T --output OUT.png` call would, but in one process so
+the models load once. Writes OUT_DIR/<set>/ outputs, OUT_DIR/<set>/sheet_*.png contact
+sheets (source | target | output face crops), OUT_DIR/{dev,wide,combined}.json from the
+judge, and prints the table of the issue's targets for DEV, WIDE and both together. The
+gallery is always WIDE's manifest (all 42 identities), as its README asks.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import dataclasses
+import importlib
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from engine.factory import build_stages, with_sources
+from engine.offline import swap_image
+from engine.pipeline import Engine
+from engine.settings import EngineSettings
+from engine.swap.library import SourceFaceError, SourceLibrary
+
+ROOT = Path(__file__).resolve().parents[2]
+TESTDATA = ROOT.parent / "shared" / "testdata"
+JUDGE = ROOT.parent / "shared" / "tools" / "facejudge" / "judge"
+SETS = {"dev": TESTDATA / "pairs_dev.tsv", "wide": TESTDATA / "wide" / "pairs_wide.tsv"}
+GALLERY = TESTDATA / "wide"
+
+# (label, aggregate key, format, target) — the issue's targets, all at once.
+COLUMNS = (
+    ("found %", "faces_found_pct", "{:.1f}", "100"),
+    ("ID@1 %", "retrieval_at1_pct", "{:.1f}", ">= 95"),
+    ("LSO %", "retrieval_loo_at1_pct", "{:.1f}", ">= 90"),
+    ("pose deg", "pose_err_deg_found_only", "{:.2f}", "<= 1.2"),
+    ("expr", "expr_err_found_only", "{:.4f}", "<= 0.025"),
+    ("outside %", "outside_changed_frac_found_only", "{:.3%}", "<= 0.1 %"),
+    ("|seam grad|", "seam_grad_abs", "{:.3f}", "<= 0.08"),
+    ("seam dE", "seam_color", "{:+.2f}", "|.| <= 0.5"),
+    ("|sharp log2|", "face_sharpness_abs_log2", "{:.2f}", "<= 0.35"),
+    ("sharp log2", "face_sharpness_log2", "{:+.2f}", ""),
+)
+
+
+@dataclasses.dataclass(frozen=True)
+class Pair:
+    source: Path
+    target: Path
+    output: str  # file name under the set's output folder
+    source_identity: str
+
+
+def read_pairs(path: Path) -> list[Pair]:
+    with path.open() as handle:
+        rows = list(csv.DictReader(handle, delimiter="\t"))
+    return [
+        Pair(
+            (path.parent / r["source"]).resolve(),
+            (path.parent / r["target"]).resolve(),
+            r["output"],
+            r["source_identity"],
+        )
+        for r in rows
+    ]
+
+
+def settings_from(overrides: str) -> EngineSettings:
+    """`FIELD=PYEXPR,...`: swap/compositor fields by name, or SECTION.FIELD."""
+    base = EngineSettings()
+    for item in filter(None, overrides.split(",")):
+        key, value = item.split("=", 1)
+        if "." in key:
+            part, key = key.split(".", 1)
+        else:
+            part = "swap" if hasattr(base.swap, key) else "compositor"
+        section = dataclasses.replace(getattr(base, part), **{key: eval(value)})  # dev tool
+        base = dataclasses.replace(base, **{part: section})
+    return base
+
+
+def face_box(library: SourceLibrary, image: np.ndarray) -> tuple[int, int, int, int]:
+    faces = library.analyzer.analyze_image(image)
+    if not faces or faces[0].landmarks is None:
+        return 0, 0, image.shape[1], image.shape[0]
+    lm = faces[0].landmarks[:, :2]
+    (x0, y0), (x1, y1) = lm.min(axis=0), lm.max(axis=0)
+    cx, cy, half = (x0 + x1) / 2, (y0 + y1) / 2, max(x1 - x0, y1 - y0) * 0.75
+    return int(cx - half), int(cy - half), int(cx + half), int(cy + half)
+
+
+def _tile(image: np.ndarray, box: tuple[int, int, int, int], label: str = "") -> np.ndarray:
+    x0, y0, x1, y1 = box
+    pad = max(0, -x0, -y0, x1 - image.shape[1], y1 - image.shape[0])
+    padded = cv2.copyMakeBorder(image, pad, pad, pad, pad, cv2.BORDER_CONSTANT)
+    crop = padded[y0 + pad : y1 + pad, x0 + pad : x1 + pad]
+    tile = cv2.resize(crop, (256, 256), interpolation=cv2.INTER_AREA)
+    if label:
+        cv2.putText(tile, label, (4, 250), cv2.FONT_HERSHEY_SIMPLEX, 0.4, (0, 255, 255), 1)
+    return tile
+
+
+def write_sheets(library: SourceLibrary, done: list[tuple[Pair, Path]], folder: Path) -> None:
+    """Face crops, 256 px each: source | target | output, five pairs a sheet."""
+    rows = []
+    for pair, out in done:
+        source, target = cv2.imread(str(pair.source)), cv2.imread(str(pair.target))
+        output = cv2.imread(str(out))
+        box = face_box(library, target)
+        rows.append(
+            np.hstack(
+                [
+                    _tile(source, face_box(library, source), pair.source.stem),
+                    _tile(target, box, pair.target.stem),
+                    _tile(output, box),
+                ]
+            )
+        )
+    for i in range(0, len(rows), 5):
+        cv2.imwrite(str(folder / f"sheet_{i // 5:02d}.png"), np.vstack(rows[i : i + 5]))
+
+
+def swap_set(
+    pairs: list[Pair], folder: Path, base: EngineSettings, library: SourceLibrary
+) -> list[float]:
+    folder.mkdir(parents=True, exist_ok=True)
+    times = []
+    done = []
+    for pair in pairs:
+        (folder / pair.output).unlink(missing_ok=True)
+        try:
+            settings = with_sources(base, library, [pair.source])
+        except SourceFaceError as exc:
+            # As `fusecam swap` would: no output. The judge counts a missing output as a
+            # failure on every metric, so this is never hidden.
+            print(f"no output for {pair.output}: {exc}", file=sys.stderr)
+            continue
+        engine = Engine(build_stages(settings, library=library), settings)
+        t0 = time.perf_counter()
+        swap_image(engine, pair.target, folder / pair.output)
+        times.append(time.perf_counter() - t0)
+        done.append((pair, folder / pair.output))
+    write_sheets(library, done, folder)
+    return times
+
+
+def write_pairs(pairs: list[tuple[Pair, str]], path: Path) -> None:
+    with path.open("w", newline="") as handle:
+        writer = csv.writer(handle, delimiter="\t")
+        writer.writerow(["source", "target", "output", "source_identity"])
+        for pair, output in pairs:
+            writer.writerow([pair.source, pair.target, output, pair.source_identity])
+
+
+def judge(pairs_file: Path, outputs: Path, json_out: Path) -> dict[str, float]:
+    cmd = [str(JUDGE), "batch", "--workers", "2", "--pairs", str(pairs_file)]
+    cmd += ["--outputs", str(outputs), "--gallery", str(GALLERY), "--json", str(json_out)]
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+    aggregate: dict[str, float] = json.loads(json_out.read_text())["aggregate"]
+    return aggregate
+
+
+def table(results: dict[str, dict[str, float]]) -> str:
+    head = ["set", "n", *(c[0] for c in COLUMNS)]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for name, agg in results.items():
+        cells = [name, str(agg["n_items"])]
+        cells += [fmt.format(agg[key]) for _, key, fmt, _ in COLUMNS]
+        lines.append("| " + " | ".join(cells) + " |")
+    lines.append("| target | | " + " | ".join(c[3] for c in COLUMNS) + " |")
+    return "\n".join(lines)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("out", type=Path)
+    parser.add_argument("--sets", default="dev,wide")
+    parser.add_argument("--limit", type=int, help="first N pairs of each set")
+    parser.add_argument("--no-judge", action="store_true")
+    parser.add_argument("--set", action="append", default=[], metavar="MODULE.ATTR=PYEXPR")
+    parser.add_argument("--swap", default="", metavar="FIELD=PYEXPR,...")
+    args = parser.parse_args()
+    for item in args.set:
+        name, value = item.split("=", 1)
+        module, attr = name.rsplit(".", 1)
+        setattr(importlib.import_module(module), attr, eval(value))  # dev tool only
+    base = settings_from(args.swap)
+    library = SourceLibrary()
+    chosen = {name: read_pairs(SETS[name])[: args.limit] for name in args.sets.split(",")}
+    all_times: list[float] = []
+    for name, pairs in chosen.items():
+        all_times += swap_set(pairs, args.out / name, base, library)
+    print(f"{len(all_times)} swaps, median {np.median(all_times) * 1000:.1f} ms per image")
+    if args.no_judge:
+        return 0
+    results: dict[str, dict[str, float]] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        combined: list[tuple[Pair, str]] = []
+        for name, pairs in chosen.items():
+            named = [(p, f"{name}/{p.output}") for p in pairs]
+            write_pairs(named, Path(tmp) / f"{name}.tsv")
+            results[name] = judge(Path(tmp) / f"{name}.tsv", args.out, args.out / f"{name}.json")
+            combined += named
+        if len(chosen) > 1:
+            write_pairs(combined, Path(tmp) / "combined.tsv")
+            results["combined"] = judge(
+                Path(tmp) / "combined.tsv", args.out, args.out / "combined.json"
+            )
+    print(table(results))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
