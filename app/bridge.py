@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, Signal
 
-from engine.packet import FramePacket
-from engine.pipeline import Engine
+from engine.core.packet import FramePacket
+from engine.runtime.pipeline import Engine
 
 
 class EngineBridge(QObject):

@@ -22,10 +22,10 @@ from app.headless import (
 )
 from app.models_cli import add_models_parser, run_models
 from app.sources import add_input_options, make_source, parse_size
-from engine.imageio import ImageReadError, ImageWriteError, read_image
-from engine.onnx_session import ModelLoadError
-from engine.settings import EngineSettings
-from engine.sinks.recorder import RecorderError
+from engine.core.imageio import ImageReadError, ImageWriteError, read_image
+from engine.core.settings import EngineSettings
+from engine.models.onnx import ModelLoadError
+from engine.outputs.recorder import RecorderError
 from engine.sources.base import SourceError
 from engine.sources.video import VideoFileSource
 from engine.swap.library import SourceFaceError
@@ -158,9 +158,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _cmd_swap(args: argparse.Namespace, settings: EngineSettings) -> int:
-    from engine.factory import build_stages, with_sources
-    from engine.offline import is_image, swap_image, swap_video
-    from engine.pipeline import Engine
+    from engine.runtime.factory import build_stages, with_sources
+    from engine.runtime.offline import is_image, swap_image, swap_video
+    from engine.runtime.pipeline import Engine
     from engine.swap.library import SourceLibrary
 
     # A bad target fails at once, before any model loads (and logs its provider).
@@ -188,8 +188,8 @@ def _cmd_swap(args: argparse.Namespace, settings: EngineSettings) -> int:
 
 
 def _cmd_bench(args: argparse.Namespace, settings: EngineSettings) -> int:
-    from engine.bench import ENHANCER_MODES, BenchConfig, format_table, run_bench
-    from engine.factory import build_stages, with_sources
+    from engine.runtime.bench import ENHANCER_MODES, BenchConfig, format_table, run_bench
+    from engine.runtime.factory import build_stages, with_sources
     from engine.swap.library import SourceLibrary
 
     make_source(args, size=args.size).open()  # fail fast on a bad input, before timing

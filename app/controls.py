@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 
 from app.settings_paths import get_path, has_path
 from app.settings_store import InputChoice
-from engine.settings import EXECUTION_PROVIDERS, EngineSettings
+from engine.core.settings import EXECUTION_PROVIDERS, EngineSettings
 
 RESOLUTIONS = ((640, 480), (1280, 720), (1920, 1080))
 FRAME_RATES = (15.0, 24.0, 30.0, 60.0)

@@ -18,15 +18,15 @@ from app.live import LiveSession, make_input_source
 from app.settings_paths import with_path
 from app.settings_store import InputChoice
 from app.tasks import TaskRunner
-from engine.factory import build_stages, providers_of
-from engine.pipeline import Engine
-from engine.settings import EngineSettings
+from engine.core.settings import EngineSettings
+from engine.core.threads import Worker
+from engine.runtime.factory import build_stages, providers_of
+from engine.runtime.pipeline import Engine
 from engine.sources import CameraSource
 from engine.sources.base import FrameSource
 from engine.stages.base import Stage
 from engine.stages.label import SyntheticLabel
 from engine.swap.library import SourceLibrary
-from engine.threads import Worker
 
 log = logging.getLogger(__name__)
 

@@ -11,7 +11,7 @@ import dataclasses
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from engine.settings import EngineSettings
+from engine.core.settings import EngineSettings
 
 
 class FaceSelection:

@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.preview import to_qimage
-from engine.types import Frame
+from engine.core.types import Frame
 
 TILE_IMAGE_PX = 128
 TILE_W = TILE_IMAGE_PX + 16

@@ -20,9 +20,9 @@ from PySide6.QtCore import QObject, Signal
 from app.gallery import FaceTile, GalleryPanel
 from app.settings_store import GalleryEntry
 from app.tasks import TaskRunner
-from engine.imageio import IMAGE_SUFFIXES
-from engine.paths import DEFAULT_SOURCE_FACE, SAMPLE_FACES_DIR
-from engine.settings import EngineSettings
+from engine.core.imageio import IMAGE_SUFFIXES
+from engine.core.paths import DEFAULT_SOURCE_FACE, SAMPLE_FACES_DIR
+from engine.core.settings import EngineSettings
 
 log = logging.getLogger(__name__)
 

@@ -21,12 +21,12 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from engine.packet import FramePacket
-from engine.pipeline import Engine
-from engine.settings import EngineSettings
+from engine.core.packet import FramePacket
+from engine.core.settings import EngineSettings
+from engine.core.threads import Worker
+from engine.core.types import Frame
+from engine.runtime.pipeline import Engine
 from engine.swap.preview import FacePreviewer
-from engine.threads import Worker
-from engine.types import Frame
 
 log = logging.getLogger(__name__)
 

@@ -16,7 +16,7 @@ from app import settings_store
 from app.display import has_display
 from app.main_window import MainWindow
 from app.sources import make_source
-from engine.settings import EngineSettings
+from engine.core.settings import EngineSettings
 from engine.sources.base import FrameSource
 
 log = logging.getLogger(__name__)

@@ -13,16 +13,22 @@ from pathlib import Path
 
 from app.display import has_display
 from app.sources import make_source, parse_size
-from engine.factory import build_stages, with_sources
-from engine.governor import GovernorStatus
-from engine.outputs import OUTPUT_ERRORS, OutputConfig, OutputSet, RecordConfig, build_outputs
-from engine.pipeline import Engine
-from engine.session import Session
-from engine.settings import EngineSettings
-from engine.sinks.delay import MAX_DELAY_MS
-from engine.sinks.virtualcam import VirtualCamConfig
-from engine.stats import StatsSnapshot
-from engine.stream import StreamConfig, StreamError, parse_endpoint
+from engine.core.settings import EngineSettings
+from engine.core.stats import StatsSnapshot
+from engine.outputs.delay import MAX_DELAY_MS
+from engine.outputs.output_set import (
+    OUTPUT_ERRORS,
+    OutputConfig,
+    OutputSet,
+    RecordConfig,
+    build_outputs,
+)
+from engine.outputs.stream import StreamConfig, StreamError, parse_endpoint
+from engine.outputs.virtualcam import VirtualCamConfig
+from engine.runtime.factory import build_stages, with_sources
+from engine.runtime.governor import GovernorStatus
+from engine.runtime.pipeline import Engine
+from engine.runtime.session import Session
 from engine.swap.library import SourceLibrary
 
 log = logging.getLogger(__name__)

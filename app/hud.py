@@ -13,8 +13,8 @@ from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QPainter, QPaintEvent
 from PySide6.QtWidgets import QWidget
 
-from engine.governor import GovernorStatus
-from engine.stats import StatsSnapshot
+from engine.core.stats import StatsSnapshot
+from engine.runtime.governor import GovernorStatus
 
 BUDGET_MS = 50.0  # the per-frame budget the design sets; the bar's full width
 # Calm, distinguishable colours, assigned by stage order.

@@ -13,11 +13,11 @@ import logging
 from pathlib import Path
 
 from app.settings_store import InputChoice
-from engine.imageio import IMAGE_SUFFIXES
-from engine.pipeline import Engine
+from engine.core.imageio import IMAGE_SUFFIXES
+from engine.core.threads import ErrorCallback, Worker
+from engine.runtime.pipeline import Engine
 from engine.sources import CameraSource, DemoSource, ImageSource, VideoFileSource
 from engine.sources.base import FrameSource, SourceError
-from engine.threads import ErrorCallback, Worker
 
 log = logging.getLogger(__name__)
 

@@ -54,7 +54,7 @@ from app.qt_compat import guard_none_refcount
 from app.settings_store import AppState, InputChoice
 from app.shortcuts import SHORTCUTS
 from app.window_actions import WindowActions
-from engine.settings import EngineSettings
+from engine.core.settings import EngineSettings
 from engine.sources.base import FrameSource
 
 log = logging.getLogger(__name__)

@@ -18,10 +18,10 @@ from PySide6.QtCore import QObject, QTimer, Signal
 
 from app.core import AppCore
 from app.outputs_panel import OUTPUTS, OutputsPanel
-from engine.outputs import OUTPUT_ERRORS, OutputSet, RecordConfig
+from engine.core.threads import Worker
+from engine.outputs.output_set import OUTPUT_ERRORS, OutputSet, RecordConfig
+from engine.outputs.stream import StreamConfig
 from engine.sources.base import SourceInfo
-from engine.stream import StreamConfig
-from engine.threads import Worker
 
 log = logging.getLogger(__name__)
 

@@ -10,8 +10,8 @@ from PySide6.QtWidgets import QApplication, QWidget
 
 from app.bridge import EngineBridge
 from app.qt_compat import guard_none_refcount
-from engine.session import Session
-from engine.types import Frame
+from engine.core.types import Frame
+from engine.runtime.session import Session
 
 
 def to_qimage(frame: Frame) -> QImage:

@@ -20,7 +20,7 @@ from typing import Any, Literal
 
 import platformdirs
 
-from engine.settings import EngineSettings
+from engine.core.settings import EngineSettings
 
 log = logging.getLogger(__name__)
 

@@ -6,7 +6,7 @@ import argparse
 import logging
 from pathlib import Path
 
-from engine.imageio import IMAGE_SUFFIXES
+from engine.core.imageio import IMAGE_SUFFIXES
 from engine.sources import CameraSource, DemoSource, ImageSource, VideoFileSource
 from engine.sources.base import FrameSource, SourceError
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
-from engine.threads import Worker
+from engine.core.threads import Worker
 
 log = logging.getLogger(__name__)
 

@@ -16,11 +16,11 @@ from pathlib import Path
 
 import numpy as np
 
+from engine.core.imageio import read_image
+from engine.core.paths import SAMPLE_FACES_DIR
 from engine.face.analyzer import FaceAnalyzer
 from engine.face.mesh import CANONICAL_FILE, topology
 from engine.face.procrustes import similarity
-from engine.imageio import read_image
-from engine.paths import SAMPLE_FACES_DIR
 
 F64 = np.ndarray
 

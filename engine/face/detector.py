@@ -9,10 +9,10 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from engine.core.types import Frame
 from engine.face.anchors import FULL_RANGE, SHORT_RANGE, AnchorSpec
-from engine.faces import Detection
-from engine.onnx_session import LoadedModel
-from engine.types import Frame
+from engine.face.records import Detection
+from engine.models.onnx import LoadedModel
 
 # Both BlazeFace heads: 16 values per anchor = box (cx, cy, w, h) + 6 keypoints (x, y).
 _NUM_KEYPOINTS = 6

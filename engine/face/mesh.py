@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from engine.paths import RESOURCES_DIR
+from engine.core.paths import RESOURCES_DIR
 
 MESH_DIR = RESOURCES_DIR / "mesh"
 TOPOLOGY_FILE = MESH_DIR / "canonical_face_model.npz"

@@ -9,11 +9,11 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from engine.core.types import Frame
 from engine.face.anchors import AnchorSpec
 from engine.face.detector import decode_anchors, letterbox, weighted_nms
 from engine.face.roi import Roi
-from engine.onnx_session import LoadedModel
-from engine.types import Frame
+from engine.models.onnx import LoadedModel
 
 F32 = NDArray[np.float32]
 

@@ -14,6 +14,7 @@ from typing import Literal
 
 import platformdirs
 
+from engine.core.paths import MODELS_DIR
 from engine.models.errors import ModelCorruptError, ModelMissingError
 from engine.models.hashing import (
     CancelCheck,
@@ -25,7 +26,6 @@ from engine.models.hashing import (
 )
 from engine.models.manifest import MANIFEST_PATH, Manifest, ModelSpec, load_manifest
 from engine.models.user import USER_REGISTRY, load_user_specs, unchanged_since_registration
-from engine.paths import MODELS_DIR
 
 DATA_DIR_ENV = "FUSECAM_DATA_DIR"
 

@@ -12,7 +12,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from engine.types import Affine
+from engine.core.types import Affine
 
 F32 = NDArray[np.float32]
 

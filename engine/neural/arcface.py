@@ -8,10 +8,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 from engine.models.errors import SignatureError
+from engine.models.onnx import ProviderChoice
 from engine.neural.align import arcface_template, similarity_transform, warp_crop
 from engine.neural.latent import normalise
 from engine.neural.runner import OnnxRunner, rgb_blob
-from engine.onnx_session import ProviderChoice
 
 F32 = NDArray[np.float32]
 

@@ -9,11 +9,11 @@ import numpy as np
 from numpy.typing import NDArray
 
 from engine.models.errors import SignatureError
+from engine.models.onnx import ProviderChoice
 from engine.neural.align import arcface_template
 from engine.neural.latent import project
 from engine.neural.onnx_initializer import read_last_initializer
 from engine.neural.runner import OnnxRunner, rgb_blob
-from engine.onnx_session import ProviderChoice
 
 F32 = NDArray[np.float32]
 

@@ -10,9 +10,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from engine.models.errors import SignatureError
+from engine.models.onnx import ProviderChoice
 from engine.neural.align import ffhq_template
 from engine.neural.runner import OnnxRunner
-from engine.onnx_session import ProviderChoice
 
 F32 = NDArray[np.float32]
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from engine.onnx_session import LoadedModel, ProviderChoice, load_model
+from engine.models.onnx import LoadedModel, ProviderChoice, load_model
 
 _ORT_TYPES: dict[str, type[np.floating]] = {
     "tensor(float)": np.float32,

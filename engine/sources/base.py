@@ -8,10 +8,10 @@ from dataclasses import dataclass
 
 import cv2
 
-from engine.packet import FramePacket
-from engine.slots import LatestSlot
-from engine.threads import ErrorCallback, Worker
-from engine.types import Frame
+from engine.core.packet import FramePacket
+from engine.core.slots import LatestSlot
+from engine.core.threads import ErrorCallback, Worker
+from engine.core.types import Frame
 
 
 class SourceError(RuntimeError):

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from engine.core.packet import FramePacket
+from engine.core.settings import EngineSettings
 from engine.face.analyzer import FaceAnalyzer, usable_frame
+from engine.face.records import Face
 from engine.face.tracker import FaceTracker
-from engine.faces import Face
-from engine.packet import FramePacket
-from engine.settings import EngineSettings
 
 
 class DetectStage:

@@ -12,10 +12,10 @@ from typing import ClassVar
 import cv2
 import numpy as np
 
-from engine.faces import FacePatch
-from engine.packet import FramePacket
-from engine.settings import EngineSettings
-from engine.types import Frame
+from engine.core.packet import FramePacket
+from engine.core.settings import EngineSettings
+from engine.core.types import Frame
+from engine.face.records import FacePatch
 
 _SHARPEN_SIGMA = 1.2
 _MAX_SHARPEN = 0.8  # unsharp-mask amount at strength 1

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from engine.core.packet import FramePacket
+from engine.core.settings import EngineSettings
 from engine.face.fit import FaceFitter
-from engine.packet import FramePacket
-from engine.settings import EngineSettings
 
 
 class FitStage:

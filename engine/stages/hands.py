@@ -12,17 +12,17 @@ from typing import ClassVar
 import numpy as np
 from numpy.typing import NDArray
 
+from engine.core.packet import FramePacket
+from engine.core.paths import MODELS_DIR
+from engine.core.settings import EngineSettings, HandSettings
+from engine.core.types import Mask
 from engine.face.analyzer import usable_frame
-from engine.faces import FacePatch
+from engine.face.records import FacePatch
 from engine.hands.landmarks import HandLandmarker
 from engine.hands.mask import hand_mask
 from engine.hands.palm import PalmDetector
 from engine.hands.tracker import HandTracker, HandTrackingOptions
-from engine.onnx_session import ProviderChoice, load_model
-from engine.packet import FramePacket
-from engine.paths import MODELS_DIR
-from engine.settings import EngineSettings, HandSettings
-from engine.types import Mask
+from engine.models.onnx import ProviderChoice, load_model
 
 F32 = NDArray[np.float32]
 

@@ -16,11 +16,11 @@ from typing import ClassVar
 import cv2
 import numpy as np
 
-from engine.faces import Face, FacePatch
-from engine.packet import FramePacket
-from engine.settings import EngineSettings
+from engine.core.packet import FramePacket
+from engine.core.settings import EngineSettings
+from engine.core.types import Frame
+from engine.face.records import Face, FacePatch
 from engine.stages.base import Stage
-from engine.types import Frame
 
 _FULL = 0.999
 _MARGIN = 0.5  # of the face's size, around the faces: room for shape change and alignment

@@ -12,9 +12,9 @@ from typing import ClassVar
 import cv2
 import numpy as np
 
-from engine.packet import FramePacket
-from engine.settings import EngineSettings
-from engine.types import Frame
+from engine.core.packet import FramePacket
+from engine.core.settings import EngineSettings
+from engine.core.types import Frame
 
 TEXT = "SYNTHETIC"
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from engine.core.packet import FramePacket
+from engine.core.settings import EngineSettings
 from engine.face.analyzer import FaceAnalyzer
+from engine.face.records import Face
 from engine.face.roi import roi_from_detection, roi_from_landmarks
 from engine.face.tracker import FaceTracker
-from engine.faces import Face
-from engine.packet import FramePacket
-from engine.settings import EngineSettings
 
 
 class LandmarkStage:

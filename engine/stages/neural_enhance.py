@@ -13,13 +13,13 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from engine.faces import Face
+from engine.core.packet import FramePacket
+from engine.core.settings import EngineSettings
+from engine.core.types import Frame
+from engine.face.records import Face
 from engine.models.store import ModelStore
 from engine.neural.align import five_points_from_mesh, similarity_transform, warp_crop
 from engine.neural.loading import RestorerModel, load_restorer
-from engine.packet import FramePacket
-from engine.settings import EngineSettings
-from engine.types import Frame
 
 F32 = NDArray[np.float32]
 

@@ -18,8 +18,11 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from engine.core.packet import FramePacket
+from engine.core.settings import EngineSettings, SwapSettings
+from engine.core.types import Frame
 from engine.face.mesh import topology
-from engine.faces import Face, FacePatch
+from engine.face.records import Face, FacePatch
 from engine.models.store import ModelStore
 from engine.neural.align import (
     back_region,
@@ -31,9 +34,6 @@ from engine.neural.align import (
 )
 from engine.neural.latent import average_identity, blend
 from engine.neural.loading import SwapModels, load_swap_models
-from engine.packet import FramePacket
-from engine.settings import EngineSettings, SwapSettings
-from engine.types import Frame
 
 log = logging.getLogger(__name__)
 

@@ -8,10 +8,10 @@ from typing import ClassVar
 import cv2
 import numpy as np
 
+from engine.core.packet import FramePacket
+from engine.core.settings import EngineSettings
 from engine.face.mesh import topology
 from engine.face.roi import Roi, roi_from_landmarks
-from engine.packet import FramePacket
-from engine.settings import EngineSettings
 
 _AXIS_COLOURS = ((0, 0, 255), (0, 255, 0), (255, 0, 0))  # x red, y green, z blue (BGR)
 

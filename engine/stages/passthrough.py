@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from engine.packet import FramePacket
-from engine.settings import EngineSettings
+from engine.core.packet import FramePacket
+from engine.core.settings import EngineSettings
 
 
 class PassThrough:

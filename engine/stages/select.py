@@ -12,11 +12,11 @@ import threading
 from collections.abc import Callable, Hashable
 from typing import ClassVar
 
-from engine.onnx_session import ModelLoadError
-from engine.packet import FramePacket
-from engine.settings import EngineSettings
+from engine.core.packet import FramePacket
+from engine.core.settings import EngineSettings
+from engine.core.threads import Worker
+from engine.models.onnx import ModelLoadError
 from engine.stages.base import Stage
-from engine.threads import Worker
 
 log = logging.getLogger(__name__)
 

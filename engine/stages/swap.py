@@ -7,9 +7,9 @@ from typing import ClassVar
 
 import numpy as np
 
-from engine.faces import Face
-from engine.packet import FramePacket
-from engine.settings import EngineSettings
+from engine.core.packet import FramePacket
+from engine.core.settings import EngineSettings
+from engine.face.records import Face
 from engine.swap.identity import SourceIdentity
 from engine.swap.library import SourceLibrary
 from engine.swap.renderer import FaceRenderer

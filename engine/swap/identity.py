@@ -14,11 +14,11 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from engine.core.types import Frame, Landmarks
 from engine.face.fit import FaceFitter, vertex_normals
 from engine.face.mesh import topology
 from engine.face.sh import RELIGHT_BANDS, shading
 from engine.render.uvmap import fill_outside, uv_map
-from engine.types import Frame, Landmarks
 
 F32 = NDArray[np.float32]
 _SHADE_RANGE = (0.8, 1.25)  # de-lighting brightens or darkens a texel by at most this

@@ -12,17 +12,17 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from engine.core.settings import SwapSettings
+from engine.core.types import Frame
 from engine.face.fit import FaceFitter, vertex_normals
 from engine.face.mesh import topology
+from engine.face.records import Face, FacePatch
 from engine.face.sh import RELIGHT_BANDS, shading
-from engine.faces import Face, FacePatch
 from engine.render.raster import rasterize_attributes
-from engine.settings import SwapSettings
 from engine.swap.colour import bgr_affine, lab_transfer
 from engine.swap.identity import SourceIdentity
 from engine.swap.shape import shape_transfer
 from engine.swap.sharpness import detail_sigma, soften
-from engine.types import Frame
 
 F32 = NDArray[np.float32]
 _SHADE_RANGE = (0.8, 1.25)  # relighting brightens or darkens by at most this

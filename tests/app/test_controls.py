@@ -8,8 +8,8 @@ from PySide6.QtWidgets import QCheckBox, QComboBox, QSlider
 from app import settings_store
 from app.settings_paths import get_path
 from app.settings_store import AppState, InputChoice
-from engine.paths import DEMO_PORTRAIT
-from engine.settings import EngineSettings
+from engine.core.paths import DEMO_PORTRAIT
+from engine.core.settings import EngineSettings
 
 
 def _change(widget, current):  # type: ignore[no-untyped-def]

@@ -13,7 +13,7 @@ from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent
 
 from app.settings_store import AppState
-from engine.paths import DEFAULT_SOURCE_FACE, DEMO_PORTRAIT
+from engine.core.paths import DEFAULT_SOURCE_FACE, DEMO_PORTRAIT
 from engine.sources import ImageSource
 
 TESTDATA = Path(__file__).resolve().parents[3] / "shared" / "testdata" / "faces"

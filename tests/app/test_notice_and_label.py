@@ -7,8 +7,8 @@ import time
 import numpy as np
 
 from app.settings_store import AppState
-from engine.packet import FramePacket
-from engine.settings import EngineSettings, OutputSettings
+from engine.core.packet import FramePacket
+from engine.core.settings import EngineSettings, OutputSettings
 from engine.stages.label import SyntheticLabel
 
 

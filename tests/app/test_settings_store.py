@@ -8,7 +8,7 @@ from pathlib import Path
 
 from app import settings_store
 from app.settings_store import AppState, GalleryEntry, InputChoice, load, save
-from engine.settings import EngineSettings
+from engine.core.settings import EngineSettings
 
 
 def _custom_state() -> AppState:

@@ -10,7 +10,7 @@ from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QApplication
 
 from app.preview import to_qimage
-from engine.paths import DEMO_PORTRAIT
+from engine.core.paths import DEMO_PORTRAIT
 from engine.sources import ImageSource
 
 

@@ -133,7 +133,7 @@ def test_bad_mode_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
 def test_run_quality_flags_reach_the_settings() -> None:
     from app.cli import build_parser
     from app.headless import with_quality_options
-    from engine.settings import EngineSettings
+    from engine.core.settings import EngineSettings
 
     args = build_parser().parse_args(
         ["run", "--target-fps", "30", "--target-p95-ms", "45", "--hands"]

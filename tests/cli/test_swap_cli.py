@@ -18,7 +18,7 @@ from numpy.typing import NDArray
 
 from app.cli import main
 from engine.face.analyzer import FaceAnalyzer
-from engine.faces import Face
+from engine.face.records import Face
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 GRACE = REPO_ROOT / "resources" / "faces" / "grace_hopper.jpg"
