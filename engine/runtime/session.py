@@ -76,3 +76,48 @@ class Session:
         if not ok:
             log.warning("some threads did not stop within %.1f s", timeout)
         return ok
+
+
+class LiveSession:
+    """Engine + current source + sinks; stop order: source, engine, sinks (DESIGN.md)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.source: FrameSource | None = None
+        self.sinks: list[Worker] = []
+        self.switches = 0
+
+    def start(self) -> None:
+        self.engine.start()
+
+    def switch_source(self, source: FrameSource, timeout: float = 1.0) -> None:
+        """Replace the running source with an opened one; the engine keeps running."""
+        old = self.source
+        if old is not None:
+            old.on_end = None
+            old.stop(timeout)
+        source.bind(self.engine.input)
+        self.source = source
+        self.switches += 1
+        source.start()
+
+    def add_sink(self, sink: Worker) -> None:
+        self.sinks.append(sink)
+        sink.start()
+
+    def remove_sink(self, sink: Worker, timeout: float = 2.0) -> bool:
+        if sink in self.sinks:
+            self.sinks.remove(sink)
+        return sink.stop(timeout)
+
+    def threads(self) -> list[Worker]:
+        parts: list[Worker] = [self.engine, *self.sinks]
+        if self.source is not None:
+            parts.insert(0, self.source)
+        return parts
+
+    def stop(self, timeout: float = 0.3) -> bool:
+        ok = True
+        for part in self.threads():
+            ok = part.stop(timeout) and ok
+        return ok

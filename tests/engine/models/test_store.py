@@ -20,7 +20,7 @@ from engine.models import (
 )
 from engine.models.manifest import MANIFEST_PATH, load_manifest
 from engine.models.onnx import ModelLoadError
-from engine.models.user import register_user_model, unregister_user_model
+from engine.neural.signature import register_user_model
 from tests.engine.neural_fakes import make_arcface, make_gfpgan
 
 
@@ -98,7 +98,7 @@ def test_user_supplied_gfpgan_is_registered_and_reported(tmp_path: Path) -> None
     model.write_bytes(model.read_bytes() + b"\0")
     with pytest.raises(ModelCorruptError, match="changed since it was registered"):
         again.resolve(spec.name)
-    assert unregister_user_model(again, spec.name)
+    assert again.unregister_user_model(spec.name)
     assert spec.name not in again.manifest
 
 

@@ -13,8 +13,8 @@ from engine.core.packet import FramePacket
 from engine.core.settings import EngineSettings, EnhancerSettings, ModelSettings
 from engine.face.records import Face, FacePatch
 from engine.models import ModelMissingError, ModelStore, SignatureError
-from engine.models.user import register_user_model
 from engine.neural.align import FFHQ_512, five_points_from_mesh, similarity_transform
+from engine.neural.signature import register_user_model
 from engine.stages.base import Stage
 from engine.stages.neural_enhance import NeuralEnhanceStage
 from tests.engine.neural_fakes import FACES_DIR, make_gfpgan, reference_landmarks
