@@ -158,7 +158,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _cmd_swap(args: argparse.Namespace, settings: EngineSettings) -> int:
-    from engine.runtime.factory import build_stages, with_sources
+    from engine.runtime.factory import build_stages, prepare_stages, with_sources
     from engine.runtime.offline import is_image, swap_image, swap_video
     from engine.runtime.pipeline import Engine
     from engine.swap.library import SourceLibrary
@@ -171,12 +171,9 @@ def _cmd_swap(args: argparse.Namespace, settings: EngineSettings) -> int:
     library = SourceLibrary()
     settings = with_sources(with_quality_options(args, settings), library, args.source)
     stages = build_stages(settings, library=library)
-    for stage in stages:
-        prepare = getattr(stage, "prepare", None)
-        reason = prepare(settings) if callable(prepare) else None
-        if reason is not None:
-            # Offline output must be what was asked for: no silent built-in fallback.
-            raise ModelLoadError(f"{stage.name}: {reason}")
+    # Offline output must be what was asked for: no silent built-in fallback.
+    for name, reason in prepare_stages(stages, settings).items():
+        raise ModelLoadError(f"{name}: {reason}")
     engine = Engine(stages, settings)
     if is_image(args.target):
         swap_image(engine, args.target, args.output)

@@ -12,13 +12,11 @@ from typing import Any
 
 from engine.core.packet import FramePacket
 from engine.core.settings import EngineSettings, EnhancerMode
-from engine.models.errors import ModelError
-from engine.runtime.factory import providers_of
+from engine.runtime.factory import prepare_stages, providers_of
 from engine.runtime.pipeline import Engine
 from engine.runtime.session import Session
 from engine.sources.base import FrameSource
 from engine.stages.base import Stage
-from engine.stages.neural_enhance import NeuralEnhanceStage
 
 SourceFactory = Callable[[bool], FrameSource]  # argument: lockstep (max mode)
 StagesFactory = Callable[[], Sequence[Stage]]
@@ -47,43 +45,16 @@ def with_enhancer(settings: EngineSettings, mode: EnhancerMode) -> EngineSetting
     return replace(settings, enhancer=replace(settings.enhancer, mode=mode))
 
 
-class NeuralReady:
-    """The neural enhancer, loaded once before timing (the live selector loads it in the
-    background and uses the built-in one meanwhile, which would time the wrong thing)."""
-
-    def __init__(self, settings: EngineSettings) -> None:
-        self.stage: NeuralEnhanceStage | None = None
-        self.reason: str | None = None
-        try:
-            self.stage = NeuralEnhanceStage.from_settings(settings)
-        except ModelError as exc:
-            self.reason = str(exc)
-
-    def apply(self, stages: Sequence[Stage]) -> list[Stage]:
-        """The enhancer stage replaced by the loaded model, or (no model) by the built-in
-        one the live selector would fall back to, without its failing background load."""
-        out: list[Stage] = []
-        for stage in stages:
-            if stage.name != "enhancer":
-                out.append(stage)
-                continue
-            fallback: Stage = getattr(stage, "builtin", stage)
-            out.append(self.stage if self.stage is not None else fallback)
-        return out
-
-
 def _run_once(
     mode: str,
     make_source: SourceFactory,
     make_stages: StagesFactory,
     config: BenchConfig,
     enhancer: EnhancerMode | None = None,
-    neural: NeuralReady | None = None,
 ) -> dict[str, Any]:
     settings = config.settings if enhancer is None else with_enhancer(config.settings, enhancer)
     stages = make_stages()
-    if neural is not None:
-        stages = neural.apply(stages)
+    unavailable = prepare_stages(stages, settings)
     engine = Engine(stages, settings, stats_window=config.frames)
     source = make_source(mode == "max")
     total = config.frames + config.warmup
@@ -129,9 +100,9 @@ def _run_once(
     }
     if settings.enhancer.mode == "neural":
         # What really ran: without a usable model the live selector falls back.
-        ready = neural is not None and neural.stage is not None
-        run["enhancer_used"] = "neural" if ready else "builtin"
-        run["enhancer_fallback"] = None if ready else (neural.reason if neural else None)
+        reason = unavailable.get("enhancer")
+        run["enhancer_used"] = "builtin" if reason else "neural"
+        run["enhancer_fallback"] = reason
     return run
 
 
@@ -144,11 +115,8 @@ def run_bench(
         return {"runs": runs}
     runs = []
     for enhancer in config.enhancers:
-        neural = None
-        if enhancer == "neural":
-            neural = NeuralReady(with_enhancer(config.settings, "neural"))
         for mode in ("max", "paced"):
-            runs.append(_run_once(mode, make_source, make_stages, config, enhancer, neural))
+            runs.append(_run_once(mode, make_source, make_stages, config, enhancer))
     report: dict[str, Any] = {"runs": runs}
     if len(config.enhancers) > 1 and "off" in config.enhancers:
         report["enhancer_comparison"] = compare_enhancers(runs)

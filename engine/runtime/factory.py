@@ -11,13 +11,13 @@ from engine.core.settings import EngineSettings
 from engine.face.analyzer import FaceAnalyzer
 from engine.face.fit import FaceFitter
 from engine.face.tracker import FaceTracker
+from engine.models.onnx import ModelLoadError
 from engine.stages.base import Stage
 from engine.stages.composite import CompositeStage
 from engine.stages.detect import DetectStage
 from engine.stages.enhance_builtin import BuiltinEnhanceStage
 from engine.stages.fit import FitStage
 from engine.stages.hands import HandStage
-from engine.stages.internal_scale import InternalScale
 from engine.stages.label import SyntheticLabel
 from engine.stages.landmarks import LandmarkStage
 from engine.stages.neural_enhance import NeuralEnhanceStage
@@ -53,11 +53,9 @@ def build_stages(
         DetectStage(analyzer, tracker),
         LandmarkStage(analyzer, tracker),
         FitStage(fitter),
-        InternalScale(  # settings.quality.internal_scale (the governor's last rungs)
-            SwapperSelector(
-                SwapStage(library, FaceRenderer(fitter)),
-                lambda s: NeuralSwapStage.from_settings(s, shared_library),
-            )
+        SwapperSelector(
+            SwapStage(library, FaceRenderer(fitter)),
+            lambda s: NeuralSwapStage.from_settings(s, shared_library),
         ),
         EnhancerSelector(BuiltinEnhanceStage(), NeuralEnhanceStage.from_settings),
         HandStage(),  # after the face is final, before it is blended in; loads when enabled
@@ -81,7 +79,20 @@ def providers_of(stages: Sequence[Stage]) -> list[str]:
     """Execution providers actually in use by the stages that run models."""
     seen: list[str] = []
     for stage in stages:
-        for provider in getattr(stage, "providers", ()):
+        for provider in stage.providers():
             if provider not in seen:
                 seen.append(provider)
     return seen
+
+
+def prepare_stages(stages: Sequence[Stage], settings: EngineSettings) -> dict[str, str]:
+    """Every stage's models loaded before timing (the live selectors load them in the
+    background and use the built-in stage meanwhile, which would time the wrong thing).
+    Returns why a stage could not load, by stage name; such a stage falls back as live."""
+    failed: dict[str, str] = {}
+    for stage in stages:
+        try:
+            stage.prepare(settings)
+        except ModelLoadError as exc:
+            failed[stage.name] = str(exc)
+    return failed

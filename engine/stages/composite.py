@@ -9,9 +9,10 @@ import numpy as np
 from engine.core.packet import FramePacket
 from engine.core.settings import EngineSettings
 from engine.render.composite import composite
+from engine.stages.base import Stage
 
 
-class CompositeStage:
+class CompositeStage(Stage):
     name: ClassVar[str] = "compositor"
 
     def process(self, packet: FramePacket, settings: EngineSettings) -> FramePacket:

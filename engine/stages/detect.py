@@ -9,15 +9,18 @@ from engine.core.settings import EngineSettings
 from engine.face.analyzer import FaceAnalyzer, usable_frame
 from engine.face.records import Face
 from engine.face.tracker import FaceTracker
+from engine.stages.base import Stage
 
 
-class DetectStage:
+class DetectStage(Stage):
     name: ClassVar[str] = "detector"
 
     def __init__(self, analyzer: FaceAnalyzer, tracker: FaceTracker) -> None:
         self.analyzer = analyzer
         self.tracker = tracker
-        self.providers = analyzer.providers
+
+    def providers(self) -> tuple[str, ...]:
+        return self.analyzer.providers
 
     def process(self, packet: FramePacket, settings: EngineSettings) -> FramePacket:
         frame = packet.frame

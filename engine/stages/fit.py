@@ -7,9 +7,10 @@ from typing import ClassVar
 from engine.core.packet import FramePacket
 from engine.core.settings import EngineSettings
 from engine.face.fit import FaceFitter
+from engine.stages.base import Stage
 
 
-class FitStage:
+class FitStage(Stage):
     name: ClassVar[str] = "fitter"
 
     def __init__(self, fitter: FaceFitter | None = None) -> None:

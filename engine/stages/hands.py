@@ -23,6 +23,7 @@ from engine.hands.mask import hand_mask
 from engine.hands.palm import PalmDetector
 from engine.hands.tracker import HandTracker, HandTrackingOptions
 from engine.models.onnx import ProviderChoice, load_model
+from engine.stages.base import Stage
 
 F32 = NDArray[np.float32]
 
@@ -45,7 +46,7 @@ def keep_hands(patch: FacePatch, hands: list[F32], grow: float) -> Mask | None:
     return mask
 
 
-class HandStage:
+class HandStage(Stage):
     name: ClassVar[str] = "hands"
 
     def __init__(
@@ -84,7 +85,10 @@ class HandStage:
     def tracker(self) -> HandTracker:
         return self._load()
 
-    @property
+    def prepare(self, settings: EngineSettings) -> None:
+        if settings.hands.enabled:
+            self._load()
+
     def providers(self) -> tuple[str, ...]:
         if self._tracker is None:
             return ()

@@ -10,16 +10,19 @@ from engine.face.analyzer import FaceAnalyzer
 from engine.face.records import Face
 from engine.face.roi import roi_from_detection, roi_from_landmarks
 from engine.face.tracker import FaceTracker
+from engine.stages.base import Stage
 
 
-class LandmarkStage:
+class LandmarkStage(Stage):
     name: ClassVar[str] = "landmarker"
 
     def __init__(self, analyzer: FaceAnalyzer, tracker: FaceTracker) -> None:
         self.analyzer = analyzer
         self.mesh = analyzer.mesh
         self.tracker = tracker
-        self.providers = analyzer.providers
+
+    def providers(self) -> tuple[str, ...]:
+        return self.analyzer.providers
 
     def process(self, packet: FramePacket, settings: EngineSettings) -> FramePacket:
         if not packet.faces:

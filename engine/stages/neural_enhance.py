@@ -20,16 +20,19 @@ from engine.face.records import Face
 from engine.models.store import ModelStore
 from engine.neural.align import five_points_from_mesh, similarity_transform, warp_crop
 from engine.neural.loading import RestorerModel, load_restorer
+from engine.stages.base import Stage
 
 F32 = NDArray[np.float32]
 
 
-class NeuralEnhanceStage:
-    name: ClassVar[str] = "enhancer"
+class NeuralEnhanceStage(Stage):
+    name: ClassVar[str] = "neural_enhancer"
 
     def __init__(self, model: RestorerModel) -> None:
         self.model = model
-        self.providers: tuple[str, ...] = model.restorer.providers
+
+    def providers(self) -> tuple[str, ...]:
+        return self.model.restorer.providers
 
     @classmethod
     def from_settings(

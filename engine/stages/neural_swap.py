@@ -34,6 +34,7 @@ from engine.neural.align import (
 )
 from engine.neural.latent import average_identity, blend
 from engine.neural.loading import SwapModels, load_swap_models
+from engine.stages.base import Stage
 
 log = logging.getLogger(__name__)
 
@@ -79,15 +80,12 @@ def assign_sources(faces: Sequence[Face], swap: SwapSettings) -> list[tuple[Face
     return [(face, swap.source_key) for face in chosen]
 
 
-class NeuralSwapStage:
-    name: ClassVar[str] = "swapper"
+class NeuralSwapStage(Stage):
+    name: ClassVar[str] = "neural_swapper"
 
     def __init__(self, models: SwapModels, library: SourceLookup, *, cache_size: int = 16) -> None:
         self.models = models
         self.library = library
-        self.providers: tuple[str, ...] = tuple(
-            dict.fromkeys((*models.swapper.providers, *models.embedder.providers))
-        )
         size = models.swapper.size
         # Crop border pixels came from interpolation at the crop edge: leave them out.
         self._crop_mask = shrunk_crop_mask(size, max(2, round(0.04 * size)))
@@ -139,7 +137,12 @@ class NeuralSwapStage:
                 self._latents.popitem(last=False)
         return latent
 
-    def prepare(self, key: str) -> bool:
+    def providers(self) -> tuple[str, ...]:
+        return tuple(
+            dict.fromkeys((*self.models.swapper.providers, *self.models.embedder.providers))
+        )
+
+    def prepare_source(self, key: str) -> bool:
         """Compute a source's latent ahead of time (e.g. when the user picks it)."""
         return self.source_latent(key) is not None
 

@@ -6,9 +6,10 @@ from typing import ClassVar
 
 from engine.core.packet import FramePacket
 from engine.core.settings import EngineSettings
+from engine.stages.base import Stage
 
 
-class PassThrough:
+class PassThrough(Stage):
     name: ClassVar[str] = "passthrough"
 
     def process(self, packet: FramePacket, settings: EngineSettings) -> FramePacket:

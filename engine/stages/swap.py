@@ -10,6 +10,7 @@ import numpy as np
 from engine.core.packet import FramePacket
 from engine.core.settings import EngineSettings
 from engine.face.records import Face
+from engine.stages.base import Stage
 from engine.swap.identity import SourceIdentity
 from engine.swap.library import SourceLibrary
 from engine.swap.renderer import FaceRenderer
@@ -56,8 +57,8 @@ class _TrackState:
     detail_age: int = 0
 
 
-class SwapStage:
-    name: ClassVar[str] = "swapper"
+class SwapStage(Stage):
+    name: ClassVar[str] = "builtin_swapper"
 
     def __init__(self, library: SourceLibrary, renderer: FaceRenderer | None = None) -> None:
         self.library = library

@@ -115,9 +115,7 @@ class AppCore(QObject):
         ok = self.session.stop(timeout)
         for stage in self.engine.stages:
             # Stages that own threads (background model loaders) stop with the window.
-            stop = getattr(stage, "stop", None)
-            if callable(stop):
-                stop(timeout)
+            stage.close(timeout)
         ok = self.io.stop(timeout) and ok
         return self.faces.stop(timeout) and ok
 

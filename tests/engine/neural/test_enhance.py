@@ -72,8 +72,8 @@ def test_restoration_is_blended_into_the_patch(
 ) -> None:
     frame, landmarks = face
     stage = NeuralEnhanceStage.from_settings(_settings(model), ModelStore())
-    assert isinstance(stage, Stage) and stage.name == "enhancer"
-    assert stage.providers == ("CPUExecutionProvider",)
+    assert isinstance(stage, Stage) and stage.name == "neural_enhancer"
+    assert stage.providers() == ("CPUExecutionProvider",)
     packet = _packet(frame, landmarks)
     patch = packet.faces[0].patch
     assert patch is not None

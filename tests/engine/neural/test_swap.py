@@ -140,8 +140,8 @@ def test_stage_leaves_the_expected_patch(store: ModelStore, faces) -> None:
     frame, landmarks = faces["obama_1.jpg"]
     library = Library({"biden": Photos([faces["biden_1.jpg"][0]], [faces["biden_1.jpg"][1]])})
     stage = _stage(store, library)
-    assert isinstance(stage, Stage) and stage.name == "swapper"
-    assert stage.providers == ("CPUExecutionProvider",)
+    assert isinstance(stage, Stage) and stage.name == "neural_swapper"
+    assert stage.providers() == ("CPUExecutionProvider",)
     packet = FramePacket(1, 0, frame, faces=[Face(0, landmarks=landmarks)])
     stage.process(packet, _settings(source_key="biden"))
 

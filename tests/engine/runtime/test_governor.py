@@ -37,7 +37,8 @@ from engine.runtime.governor import (
 )
 from engine.runtime.pipeline import Engine
 from engine.stages.base import Stage
-from engine.stages.internal_scale import InternalScale, scale_face
+from engine.stages.select import SwapperSelector
+from engine.swap.internal_scale import scale_face
 from engine.swap.library import SourceLibrary
 
 TARGET_MS = 50.0
@@ -261,7 +262,7 @@ def test_user_changes_keep_or_reset_the_step() -> None:
 # --- in the engine, in real time ------------------------------------------------------------
 
 
-class SlowStage:
+class SlowStage(Stage):
     """Synthetic load (the real stages' cost depends on the machine): sleeps by enhancer
     mode, like an enhancer that costs 30 ms a frame, until `fast` is set."""
 
@@ -360,7 +361,7 @@ def _swap(
     stages: list[Stage], settings: EngineSettings, packet: FramePacket, scale: float
 ) -> FacePatch:
     swapper = next(s for s in stages if s.name == "swapper")
-    assert isinstance(swapper, InternalScale)
+    assert isinstance(swapper, SwapperSelector)
     copy = FramePacket(0, 0, packet.frame, faces=[dataclasses.replace(f) for f in packet.faces])
     quality = dataclasses.replace(settings.quality, internal_scale=scale)
     out = swapper.process(copy, dataclasses.replace(settings, quality=quality))

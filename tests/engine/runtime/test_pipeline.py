@@ -21,7 +21,7 @@ from engine.stages.passthrough import PassThrough
 # Test stages: small real implementations of the Stage contract that record what they saw.
 
 
-class Brighten:
+class Brighten(Stage):
     """Writes a new output array (never touches the input), like a real pixel stage."""
 
     name: ClassVar[str] = "brighten"
@@ -34,7 +34,7 @@ class Brighten:
         return packet
 
 
-class Recording:
+class Recording(Stage):
     """Appends its label to the packet and remembers the settings object of each frame."""
 
     name: ClassVar[str] = "recording"
@@ -59,7 +59,7 @@ def _named(label: str) -> Recording:
     return stage
 
 
-class FailsOn:
+class FailsOn(Stage):
     name: ClassVar[str] = "faulty"
 
     def __init__(self, frame_ids: set[int]) -> None:
@@ -71,7 +71,7 @@ class FailsOn:
         return packet
 
 
-class Sleeps:
+class Sleeps(Stage):
     """Takes at least `ms` per frame (a lower bound for latency checks, not a speed test)."""
 
     name: ClassVar[str] = "sleeps"
@@ -237,7 +237,7 @@ def test_settings_changed_mid_frame_do_not_reach_that_frame() -> None:
     second = dataclasses.replace(first, output=OutputSettings(debug_overlay=True))
     before, after = _named("before"), _named("after")
 
-    class Changer:
+    class Changer(Stage):
         name: ClassVar[str] = "changer"
 
         def process(self, packet: FramePacket, settings: EngineSettings) -> FramePacket:

@@ -1,7 +1,7 @@
 """Renders faces at a lower internal resolution (`settings.quality.internal_scale`).
 
 The swapper's cost grows with the face's pixel area (rasterising, texture lookup,
-colour match); the governor's last rungs trade that detail for time. This wrapper
+colour match); the governor's last rungs trade that detail for time. `render_scaled`
 hands the swapper a downscaled frame and faces whose every pixel quantity is scaled
 to match, then scales each rendered patch back to frame pixels. Detection and mesh
 are untouched: their models see fixed-size crops whatever the frame size.
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from typing import ClassVar
+from collections.abc import Callable
 
 import cv2
 import numpy as np
@@ -20,7 +20,8 @@ from engine.core.packet import FramePacket
 from engine.core.settings import EngineSettings
 from engine.core.types import Frame
 from engine.face.records import Face, FacePatch
-from engine.stages.base import Stage
+
+Render = Callable[[FramePacket, EngineSettings], FramePacket]
 
 _FULL = 0.999
 _MARGIN = 0.5  # of the face's size, around the faces: room for shape change and alignment
@@ -104,56 +105,33 @@ def upscale_patch(
     )
 
 
-class InternalScale:
-    """Wraps the swapper stage (and keeps its name); transparent at scale 1, the default."""
-
-    name: ClassVar[str] = "swapper"
-
-    def __init__(self, inner: Stage) -> None:
-        self.inner = inner
-
-    @property
-    def providers(self) -> tuple[str, ...]:
-        return tuple(getattr(self.inner, "providers", ()))
-
-    def stop(self, timeout: float = 2.0) -> None:
-        """Forwarded: the wrapped selector may own background loader threads."""
-        stop = getattr(self.inner, "stop", None)
-        if callable(stop):
-            stop(timeout)
-
-    def prepare(self, settings: EngineSettings, timeout: float = 120.0) -> str | None:
-        """Forwarded: offline runs load the wrapped selector's neural model up front."""
-        prepare = getattr(self.inner, "prepare", None)
-        return prepare(settings, timeout) if callable(prepare) else None
-
-    def process(self, packet: FramePacket, settings: EngineSettings) -> FramePacket:
-        s = settings.quality.internal_scale
-        if s >= _FULL or not packet.faces:
-            return self.inner.process(packet, settings)
-        frame: Frame = packet.frame
-        height, width = frame.shape[:2]
-        faces = list(packet.faces)
-        region = faces_region(faces, (width, height))
-        if region is None:
-            return self.inner.process(packet, settings)
-        # Only the faces' region is scaled (a whole-frame resize would cost more than the
-        # smaller render saves); one factor for both axes, as the pose scale is isotropic.
-        x0, y0, x1, y1 = region
-        small_w = max(1, round((x1 - x0) * s))
-        sx = small_w / (x1 - x0)
-        small = cv2.resize(
-            frame[y0:y1, x0:x1],
-            (small_w, max(1, round((y1 - y0) * sx))),
-            interpolation=cv2.INTER_LINEAR,
-        )
-        scaled = [scale_face(f, sx, (x0, y0)) for f in faces]
-        inner = FramePacket(
-            packet.frame_id, packet.capture_ns, small, faces=scaled, info=packet.info
-        )
-        self.inner.process(inner, settings)
-        for face, small_face in zip(faces, scaled, strict=True):
-            if small_face.patch is not None:
-                face.patch = upscale_patch(small_face.patch, sx, (x0, y0), (width, height))
-        packet.info["internal_scale"] = round(sx, 3)
-        return packet
+def render_scaled(render: Render, packet: FramePacket, settings: EngineSettings) -> FramePacket:
+    """`render` (the swapper) run on the faces' region at `settings.quality.internal_scale`,
+    its patches scaled back to frame pixels; transparent at scale 1, the default."""
+    s = settings.quality.internal_scale
+    if s >= _FULL or not packet.faces:
+        return render(packet, settings)
+    frame: Frame = packet.frame
+    height, width = frame.shape[:2]
+    faces = list(packet.faces)
+    region = faces_region(faces, (width, height))
+    if region is None:
+        return render(packet, settings)
+    # Only the faces' region is scaled (a whole-frame resize would cost more than the
+    # smaller render saves); one factor for both axes, as the pose scale is isotropic.
+    x0, y0, x1, y1 = region
+    small_w = max(1, round((x1 - x0) * s))
+    sx = small_w / (x1 - x0)
+    small = cv2.resize(
+        frame[y0:y1, x0:x1],
+        (small_w, max(1, round((y1 - y0) * sx))),
+        interpolation=cv2.INTER_LINEAR,
+    )
+    scaled = [scale_face(f, sx, (x0, y0)) for f in faces]
+    inner = FramePacket(packet.frame_id, packet.capture_ns, small, faces=scaled, info=packet.info)
+    render(inner, settings)
+    for face, small_face in zip(faces, scaled, strict=True):
+        if small_face.patch is not None:
+            face.patch = upscale_patch(small_face.patch, sx, (x0, y0), (width, height))
+    packet.info["internal_scale"] = round(sx, 3)
+    return packet
