@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 from typing import TextIO
 
+from app.cli.options import Subparsers
 from engine.models import (
     FAMILIES,
     ModelError,
@@ -22,7 +23,7 @@ from engine.models.manifest import MANIFEST_PATH, ModelSpec
 from engine.neural.signature import register_user_model
 
 
-def add_models_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_parser(sub: Subparsers) -> None:
     models = sub.add_parser(
         "models",
         help="list, download and verify the optional neural models",

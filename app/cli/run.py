@@ -8,27 +8,29 @@ import logging
 import sys
 import threading
 import time
-from collections.abc import Callable
 from pathlib import Path
 
-from app.cli.inputs import make_source, parse_size
+from app.cli.inputs import add_input_options, make_source, parse_size
+from app.cli.options import (
+    Subparsers,
+    add_quality_options,
+    existing_file,
+    fps,
+    int_in,
+    positive,
+    with_quality_options,
+)
 from app.gui.display import has_display
 from engine.core.settings import EngineSettings
 from engine.core.stats import StatsSnapshot
 from engine.outputs.delay import MAX_DELAY_MS
-from engine.outputs.output_set import (
-    OUTPUT_ERRORS,
-    OutputConfig,
-    OutputSet,
-    RecordConfig,
-    build_outputs,
-)
+from engine.outputs.output_set import OUTPUT_ERRORS, OutputConfig, OutputSet, RecordConfig
 from engine.outputs.stream import StreamConfig, StreamError, parse_endpoint
 from engine.outputs.virtualcam import VirtualCamConfig
 from engine.runtime.factory import build_stages, with_sources
 from engine.runtime.governor import GovernorStatus
 from engine.runtime.pipeline import Engine
-from engine.runtime.session import Session
+from engine.runtime.session import LiveSession
 from engine.swap.library import SourceLibrary
 
 log = logging.getLogger(__name__)
@@ -45,84 +47,6 @@ def status_line(snap: StatsSnapshot, governor: GovernorStatus | None = None) -> 
     return line
 
 
-def _float_in(low: float, high: float, what: str) -> Callable[[str], float]:
-    """An argparse type: a number in low..high; `what` names it in the error."""
-
-    def parse(text: str) -> float:
-        try:
-            value = float(text)
-        except ValueError:
-            value = low - 1.0  # not a number: the same error as one out of range
-        if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"{text!r} is not {what}")
-        return value
-
-    return parse
-
-
-_fps = _float_in(1.0, 240.0, "a frame rate in 1..240")
-_target_ms = _float_in(1.0, 1000.0, "a latency in 1..1000 ms")
-
-
-def add_quality_options(run: argparse.ArgumentParser) -> None:
-    """`fusecam run` quality flags: the governor's target and hand occlusion."""
-    group = run.add_argument_group("quality")
-    group.add_argument(
-        "--target-fps",
-        type=_fps,
-        metavar="N",
-        help="keep processing p95 within 1000/N ms, stepping quality down (enhancer, "
-        "face search rate, render scale) when it is missed and back up with headroom",
-    )
-    group.add_argument(
-        "--target-p95-ms",
-        type=_target_ms,
-        metavar="N",
-        help="keep the end-to-end latency p95 within N ms, the same way",
-    )
-    add_pipeline_options(run, group)
-
-
-def add_pipeline_options(
-    parser: argparse.ArgumentParser, group: argparse._ArgumentGroup | None = None
-) -> None:
-    """Flags shared by `run` and `swap`: which swapper/enhancer runs, hand occlusion."""
-    target = group if group is not None else parser.add_argument_group("pipeline")
-    target.add_argument(
-        "--hands",
-        action="store_true",
-        help="keep hands in front of the face visible (palm + hand landmark models)",
-    )
-    target.add_argument(
-        "--enhancer",
-        choices=("off", "builtin", "neural"),
-        help="face enhancer (default off; neural needs a model, see `fusecam models`)",
-    )
-    target.add_argument(
-        "--swapper",
-        choices=("builtin", "inswapper"),
-        help="face swapper (default builtin; inswapper needs `fusecam models download "
-        "inswapper_128`, and falls back to builtin until it is there)",
-    )
-
-
-def with_quality_options(args: argparse.Namespace, settings: EngineSettings) -> EngineSettings:
-    quality = dataclasses.replace(
-        settings.quality,
-        target_fps=getattr(args, "target_fps", None) or settings.quality.target_fps,
-        target_p95_ms=getattr(args, "target_p95_ms", None) or settings.quality.target_p95_ms,
-    )
-    hands = settings.hands
-    if getattr(args, "hands", False):
-        hands = dataclasses.replace(hands, enabled=True)
-    enhancer, swap = settings.enhancer, settings.swap
-    if getattr(args, "enhancer", None):
-        enhancer = dataclasses.replace(enhancer, mode=args.enhancer)
-    if getattr(args, "swapper", None):
-        swap = dataclasses.replace(swap, swapper=args.swapper)
-    return dataclasses.replace(settings, quality=quality, hands=hands, enhancer=enhancer, swap=swap)
-
-
 class OutputUsageError(ValueError):
     """Output options that make no sense together."""
 
@@ -137,13 +61,27 @@ def _endpoint(text: str) -> tuple[str, int]:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
-def _int_in(low: int, high: int) -> Callable[[str], int]:
-    def parse(text: str) -> int:
-        if not text.isdigit() or not low <= int(text) <= high:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number in {low}..{high}")
-        return int(text)
-
-    return parse
+def add_parser(sub: Subparsers) -> None:
+    run = sub.add_parser("run", help="headless live processing")
+    run.add_argument(
+        "--source",
+        type=existing_file,
+        action="append",
+        metavar="FACE",
+        help="source face image (default: a bundled sample face)",
+    )
+    add_input_options(run)
+    run.add_argument("--record", type=Path, metavar="OUT.mp4", help="record the output")
+    run.add_argument("--frames", type=positive, metavar="N", help="stop after N frames")
+    run.add_argument("--size", type=parse_size, metavar="WxH", help="resize input frames")
+    run.add_argument("--no-preview", action="store_true", help="no preview window")
+    run.add_argument(
+        "--debug-overlay",
+        action="store_true",
+        help="draw face boxes, the face mesh and pose axes on the output",
+    )
+    add_output_options(run)
+    add_quality_options(run)
 
 
 def add_output_options(run: argparse.ArgumentParser) -> None:
@@ -165,7 +103,7 @@ def add_output_options(run: argparse.ArgumentParser) -> None:
     )
     group.add_argument(
         "--vcam-fps",
-        type=_fps,
+        type=fps,
         metavar="N",
         help="virtual camera frame rate (default: the input's)",
     )
@@ -189,7 +127,7 @@ def add_output_options(run: argparse.ArgumentParser) -> None:
     )
     group.add_argument(
         "--jpeg-quality",
-        type=_int_in(1, 100),
+        type=int_in(1, 100),
         default=80,
         metavar="Q",
         help="stream JPEG quality 1..100 (default 80)",
@@ -201,7 +139,7 @@ def add_output_options(run: argparse.ArgumentParser) -> None:
     )
     group.add_argument(
         "--delay-ms",
-        type=_int_in(0, MAX_DELAY_MS),
+        type=int_in(0, MAX_DELAY_MS),
         default=0,
         metavar="N",
         help="show each frame N ms after capture on every output (not the "
@@ -266,6 +204,10 @@ def describe_outputs(outputs: OutputSet) -> list[str]:
 
 
 def run(args: argparse.Namespace, settings: EngineSettings) -> int:
+    if args.debug_overlay:
+        settings = dataclasses.replace(
+            settings, output=dataclasses.replace(settings.output, debug_overlay=True)
+        )
     errors: list[str] = []
     lock = threading.Lock()
 
@@ -286,20 +228,13 @@ def run(args: argparse.Namespace, settings: EngineSettings) -> int:
     info = source.open()
     library = SourceLibrary()
     settings = with_sources(settings, library, args.source or ())
-    stages = build_stages(settings, library=library)
-    engine = Engine(stages, settings, on_error=on_error)
+    engine = Engine(build_stages(settings, library=library), settings, on_error=on_error)
+    session = LiveSession(engine, source, on_error=on_error)
     try:
-        outputs = build_outputs(
-            engine,
-            wanted,
-            input_size=(info.width, info.height),
-            input_fps=info.fps,
-            on_error=on_error,
-        )
+        outputs = session.open_outputs(wanted)
     except _SETUP_ERRORS as exc:
         print(f"fusecam: error: {exc}", file=sys.stderr)
         return 2
-    session = Session(source, engine)
     print(
         f"fusecam: input {info.kind} {info.name} {info.width}x{info.height} @ {info.fps:.1f} fps",
         file=sys.stderr,
@@ -310,11 +245,10 @@ def run(args: argparse.Namespace, settings: EngineSettings) -> int:
     if show_preview and not has_display():
         print("fusecam: no display found; running without a preview window", file=sys.stderr)
         show_preview = False
-    outputs.start()
     session.start()
     try:
         if show_preview:
-            from app.gui.preview_window import run_preview  # Qt only when a window is really wanted
+            from app.gui.preview_window import run_preview  # Qt only when a window is wanted
 
             run_preview(session)
         else:
@@ -322,27 +256,27 @@ def run(args: argparse.Namespace, settings: EngineSettings) -> int:
     except KeyboardInterrupt:
         pass
     finally:
-        session.stop()
         recorder, cam = outputs.recorder, outputs.virtual_cam
-        outputs.stop()  # after the engine, as the shutdown order asks
+        session.stop()  # source, engine, then the outputs (DESIGN.md order)
     print(f"fusecam: {status_line(engine.stats.snapshot(), engine.governor.status())}",
           file=sys.stderr)  # fmt: skip
     if cam is not None:
         print(f"fusecam: sent {cam.frames} frames to the virtual camera", file=sys.stderr)
     if recorder is not None:
         print(f"fusecam: recorded {recorder.written} frames to {recorder.path}", file=sys.stderr)
-    fatal = engine.error or source.error or next(iter(outputs.errors), None)
-    return 1 if fatal is not None else 0
+    return 1 if session.error is not None else 0
 
 
-def _wait(session: Session, frames: int | None) -> None:
+def _wait(session: LiveSession, frames: int | None) -> None:
+    source = session.source
+    assert source is not None  # `fusecam run` always has one
     last_report = time.monotonic()
     while True:
         if frames is not None and session.engine.stats.frames >= frames:
             return
-        if session.source.finished and session.wait_source_drained(timeout=5.0):
+        if source.finished and session.wait_source_drained(timeout=5.0):
             return
-        if session.engine.error is not None or session.source.error is not None:
+        if session.engine.error is not None or source.error is not None:
             return
         time.sleep(0.05)
         if time.monotonic() - last_report >= 1.0:

@@ -208,6 +208,7 @@ class MainWindow(WindowActions):
         self._hud_timer.setInterval(HUD_INTERVAL_MS)
         self._hud_timer.timeout.connect(self._tick)
         self._camera_lost = False
+        self._providers_shown: list[str] = []
         self._fallbacks = FallbackWatch()
         QApplication.instance().installEventFilter(self)  # type: ignore[union-attr]
 
@@ -223,7 +224,7 @@ class MainWindow(WindowActions):
         core.build_stages()  # queued after opening the input: frames show while it builds
         core.enumerate_cameras()
         self.outputs.start()
-        self.renderer.start()
+        core.session.add_sink(self.renderer)  # a consumer of frames like the outputs
         self._hud_timer.start()
 
     # --- frames --------------------------------------------------------------------------
@@ -249,10 +250,13 @@ class MainWindow(WindowActions):
     def _tick(self) -> None:
         snap = self.core.engine.stats.snapshot()
         order = [stage.name for stage in self.core.engine.stages]
+        providers = self.core.providers()  # changes when a neural model comes into use
+        if providers != self._providers_shown:
+            self._update_providers()
         self.hud.set_data(
             HudData.from_snapshot(
                 snap,
-                self.core.providers(),
+                providers,
                 self.showing_original,
                 order,
                 governor=self.core.engine.governor.status(),
@@ -284,13 +288,13 @@ class MainWindow(WindowActions):
                 self.messages.show_fallback(stage, reason, wanted.get(stage, False))
 
     def _update_providers(self) -> None:
-        providers = self.core.providers()
+        providers = self._providers_shown = self.core.providers()
         text = ", ".join(p.removesuffix("ExecutionProvider") for p in providers)
         self.provider_label.setText(f"provider: {text or 'none'}")
-        if providers and all(p.startswith("CPU") for p in providers):
-            self.provider_label.setToolTip(
-                "Running on the CPU: no GPU execution provider could be loaded."
-            )
+        cpu_only = bool(providers) and all(p.startswith("CPU") for p in providers)
+        self.provider_label.setToolTip(
+            "Running on the CPU: no GPU execution provider could be loaded." if cpu_only else ""
+        )
 
     # --- settings ------------------------------------------------------------------------
     def _on_settings(self, settings: EngineSettings) -> None:
@@ -343,7 +347,6 @@ class MainWindow(WindowActions):
         info = source.info
         self.controls.set_input(choice_for_source(source, choice))
         if info is not None:
-            self.outputs.set_input(info)
             self.source_label.setText(
                 f"{info.kind}: {info.name} · {info.width}×{info.height} @ {info.fps:g} fps"
             )
@@ -416,12 +419,8 @@ class MainWindow(WindowActions):
         if app is not None:
             app.removeEventFilter(self)
         self._hud_timer.stop()
+        self.outputs.stop()
         self.save_state()
-        # Source and engine first, then the outputs (the delay line hands on its tail),
-        # then the job threads (DESIGN.md shutdown order).
-        self.renderer.stop(0.3)
-        self.core.session.stop(0.3)
-        self.outputs.stop_all(0.3)
-        self.core.stop(0.3)
+        self.core.stop(0.3)  # the session's shutdown order, then the job threads
         log.info("stopped in %.0f ms", (time.monotonic() - started) * 1000)
         super().closeEvent(event)

@@ -7,10 +7,10 @@ from PySide6.QtWidgets import QApplication
 from app.gui.controllers.bridge import EngineBridge
 from app.gui.qt_compat import guard_none_refcount
 from app.gui.widgets.preview import PreviewWidget
-from engine.runtime.session import Session
+from engine.runtime.session import LiveSession
 
 
-def run_preview(session: Session) -> None:
+def run_preview(session: LiveSession) -> None:
     """A bare preview window for `fusecam run`; returns when the window closes."""
     app = QApplication.instance() or QApplication([])
     guard_none_refcount()

@@ -1,6 +1,7 @@
 """Every output of a live session — virtual camera, network stream, recording — in one place.
 
-The CLI (`fusecam run`) and the GUI toggles drive the same `OutputSet`. All outputs read
+The live session (engine.runtime.session) owns one; `fusecam run` opens the outputs its
+flags ask for, the GUI's toggles open and close them live. All outputs read
 one `DelayLine`, so they share one (optionally delayed) timeline; the GUI preview keeps
 reading the engine directly and stays live.
 
@@ -238,41 +239,15 @@ class OutputSet:
             recording,
         )
 
+    def workers(self) -> list[Worker]:
+        """The threads running now: the delay line and each open output's."""
+        found: list[Worker | None] = [self.delay, self.virtual_cam, self.stream, self.recorder]
+        if self.stream is not None:
+            found.append(self.stream.jpegs)
+        return [w for w in found if w is not None]
+
     @property
     def errors(self) -> list[BaseException]:
         """Errors that ended an output's thread, this session (each also went to `on_error`)."""
-        workers: list[Worker | None] = [self.delay, self.virtual_cam, self.stream, self.recorder]
-        if self.stream is not None:
-            workers.append(self.stream.jpegs)
-        live = [w.error for w in workers if w is not None and w.error is not None]
+        live = [w.error for w in self.workers() if w.error is not None]
         return [*self._ended_errors, *(e for e in live if e not in self._ended_errors)]
-
-
-def build_outputs(
-    engine: FrameFeed,
-    config: OutputConfig,
-    *,
-    input_size: tuple[int, int],
-    input_fps: float,
-    on_error: ErrorCallback | None = None,
-) -> OutputSet:
-    """Open every output `config` asks for (not started yet); on a failure close the ones
-    already opened and raise."""
-    outputs = OutputSet(
-        engine,
-        input_size=input_size,
-        input_fps=input_fps,
-        delay_ms=config.delay_ms,
-        on_error=on_error,
-    )
-    try:
-        if config.virtual_cam is not None:
-            outputs.start_virtual_cam(config.virtual_cam)
-        if config.stream is not None:
-            outputs.start_stream(config.stream)
-        if config.record is not None:
-            outputs.start_recording(config.record)
-    except BaseException:
-        outputs.stop()
-        raise
-    return outputs

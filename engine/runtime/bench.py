@@ -12,9 +12,8 @@ from typing import Any
 
 from engine.core.packet import FramePacket
 from engine.core.settings import EngineSettings, EnhancerMode
-from engine.runtime.factory import prepare_stages, providers_of
 from engine.runtime.pipeline import Engine
-from engine.runtime.session import Session
+from engine.runtime.session import LiveSession
 from engine.sources.base import FrameSource
 from engine.stages.base import Stage
 
@@ -53,13 +52,11 @@ def _run_once(
     enhancer: EnhancerMode | None = None,
 ) -> dict[str, Any]:
     settings = config.settings if enhancer is None else with_enhancer(config.settings, enhancer)
-    stages = make_stages()
-    unavailable = prepare_stages(stages, settings)
-    engine = Engine(stages, settings, stats_window=config.frames)
+    engine = Engine(make_stages(), settings, stats_window=config.frames)
     source = make_source(mode == "max")
-    total = config.frames + config.warmup
-    source.max_frames = total
-    session = Session(source, engine)
+    source.max_frames = config.frames + config.warmup
+    session = LiveSession(engine, source)
+    unavailable = session.prepare_stages()
     # Warm-up frames (first inferences, caches) are processed but not counted. The reset
     # runs on the engine thread right after the last warm-up frame: resetting from here
     # instead would race the engine and lose a varying number of measured frames.
@@ -92,7 +89,7 @@ def _run_once(
         "fps": round(snap.frames / elapsed, 2) if elapsed > 0 else 0.0,
         "dropped": engine.input.drops - drops_before,
         "peak_rss_mb": round(peak_rss_mb(), 1),
-        "providers": providers_of(stages),
+        "providers": session.providers(),
         "stages": {name: s.as_dict() for name, s in snap.stages.items()},
         "processing": snap.processing.as_dict(),
         "end_to_end": snap.end_to_end.as_dict(),

@@ -11,7 +11,6 @@ from engine.core.settings import EngineSettings
 from engine.face.analyzer import FaceAnalyzer
 from engine.face.fit import FaceFitter
 from engine.face.tracker import FaceTracker
-from engine.models.onnx import ModelLoadError
 from engine.stages.base import Stage
 from engine.stages.composite import CompositeStage
 from engine.stages.detect import DetectStage
@@ -83,16 +82,3 @@ def providers_of(stages: Sequence[Stage]) -> list[str]:
             if provider not in seen:
                 seen.append(provider)
     return seen
-
-
-def prepare_stages(stages: Sequence[Stage], settings: EngineSettings) -> dict[str, str]:
-    """Every stage's models loaded before timing (the live selectors load them in the
-    background and use the built-in stage meanwhile, which would time the wrong thing).
-    Returns why a stage could not load, by stage name; such a stage falls back as live."""
-    failed: dict[str, str] = {}
-    for stage in stages:
-        try:
-            stage.prepare(settings)
-        except ModelLoadError as exc:
-            failed[stage.name] = str(exc)
-    return failed

@@ -18,7 +18,7 @@ from app.gui.controllers.tasks import TaskRunner
 from engine.core.settings import EngineSettings
 from engine.core.settings_paths import with_path
 from engine.core.threads import Worker
-from engine.runtime.factory import build_stages, providers_of
+from engine.runtime.factory import build_stages
 from engine.runtime.pipeline import Engine
 from engine.runtime.session import LiveSession
 from engine.sources import CameraSource
@@ -54,8 +54,7 @@ class AppCore(QObject):
         self.library = library if library is not None else SourceLibrary()
         self.engine = Engine(with_label([]), settings)
         self.bridge = EngineBridge(self.engine, self)
-        self.engine.on_error = self.bridge.report_error
-        self.session = LiveSession(self.engine)
+        self.session = LiveSession(self.engine, on_error=self.bridge.report_error)
         self.io = TaskRunner("app-io", self)
         self.faces = TaskRunner("app-faces", self)
         self.choice: InputChoice | None = None
@@ -68,7 +67,7 @@ class AppCore(QObject):
 
     # --- lifecycle -----------------------------------------------------------------------
     def start(self) -> None:
-        """Start the engine (frames pass through until `build_stages` finished)."""
+        """Start the session (frames pass through until `build_stages` finished)."""
         self.session.start()
 
     def build_stages(self) -> None:
@@ -96,7 +95,7 @@ class AppCore(QObject):
                 "showing the camera image unchanged.",
             )
         else:
-            self.engine.set_stages(stages)
+            self.session.set_stages(stages)
             self.stages_built = True
             self.stages_ready.emit()
         if self._rebuild_wanted:
@@ -104,18 +103,16 @@ class AppCore(QObject):
             self.build_stages()
 
     def providers(self) -> list[str]:
-        return providers_of(self.engine.stages)
+        return self.session.providers()
 
     def threads(self) -> list[Worker]:
         return [*self.session.threads(), self.io.worker, self.faces.worker]
 
     def stop(self, timeout: float = 0.3) -> bool:
-        """Source, engine and sinks first (DESIGN.md order), then the job threads."""
+        """The session (source, engine, outputs and sinks, stage loaders: DESIGN.md
+        order), then the job threads."""
         self.bridge.detach()
         ok = self.session.stop(timeout)
-        for stage in self.engine.stages:
-            # Stages that own threads (background model loaders) stop with the window.
-            stage.close(timeout)
         ok = self.io.stop(timeout) and ok
         return self.faces.stop(timeout) and ok
 
@@ -138,9 +135,6 @@ class AppCore(QObject):
     # --- input ---------------------------------------------------------------------------
     def use_source(self, source: FrameSource, choice: InputChoice) -> None:
         """An already built source (command line, tests): opened here if needed."""
-        source.on_error = self.bridge.report_error
-        if source.info is None:
-            source.open()
         self.choice = choice
         self.session.switch_source(source)
         self.input_switched.emit(choice, source)

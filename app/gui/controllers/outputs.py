@@ -19,9 +19,8 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from app.gui.controllers.core import AppCore
 from app.gui.widgets.outputs_panel import OUTPUTS, OutputsPanel
 from engine.core.threads import Worker
-from engine.outputs.output_set import OUTPUT_ERRORS, OutputSet, RecordConfig
+from engine.outputs.output_set import OUTPUT_ERRORS, OutputConfig, RecordConfig
 from engine.outputs.stream import StreamConfig
-from engine.sources.base import SourceInfo
 
 log = logging.getLogger(__name__)
 
@@ -59,13 +58,8 @@ class OutputsController(QObject):
         self.panel = panel
         self.record_dir = record_dir
         self.stream_port = stream_port
-        self.outputs = OutputSet(
-            core.engine,
-            input_size=(1280, 720),
-            input_fps=30.0,
-            delay_ms=delay_ms,
-            on_error=core.bridge.report_error,
-        )
+        # The session owns the outputs (and stops them); this drives their toggles.
+        self.outputs = core.session.open_outputs(OutputConfig(delay_ms=delay_ms))
         self._record_started = 0.0
         self._busy: set[str] = set()
         panel.toggled.connect(self.set_on)
@@ -78,13 +72,11 @@ class OutputsController(QObject):
         self._timer.timeout.connect(self.refresh)
 
     def start(self) -> None:
-        self.outputs.start()
+        """Refresh the panel's states (the outputs themselves run with the session)."""
         self._timer.start()
 
-    def set_input(self, info: SourceInfo) -> None:
-        """Outputs opened from now on take the new input's size and rate."""
-        self.outputs.input_size = (info.width, info.height)
-        self.outputs.input_fps = info.fps
+    def stop(self) -> None:
+        self._timer.stop()
 
     def _set_port(self, port: int) -> None:
         self.stream_port = port
@@ -104,13 +96,6 @@ class OutputsController(QObject):
     def _sink(self, name: str) -> Worker | None:
         o = self.outputs
         return {"virtual_camera": o.virtual_cam, "stream": o.stream, "record": o.recorder}[name]
-
-    def threads(self) -> list[Worker]:
-        o = self.outputs
-        found: list[Worker | None] = [o.delay, o.virtual_cam, o.stream, o.recorder]
-        if o.stream is not None:
-            found.append(o.stream.jpegs)
-        return [w for w in found if w is not None]
 
     def toggle(self, name: str) -> None:
         self.set_on(name, not self.is_on(name))
@@ -196,7 +181,3 @@ class OutputsController(QObject):
                 self.panel.set_state(name, True, text)
         stream = self.outputs.stream
         self.panel.set_url(stream.url if stream is not None else "")
-
-    def stop_all(self, timeout: float = 0.3) -> bool:
-        self._timer.stop()
-        return self.outputs.stop(timeout)

@@ -132,7 +132,7 @@ def test_bad_mode_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_run_quality_flags_reach_the_settings() -> None:
     from app.cli.main import build_parser
-    from app.cli.run import with_quality_options
+    from app.cli.options import with_quality_options
     from engine.core.settings import EngineSettings
 
     args = build_parser().parse_args(

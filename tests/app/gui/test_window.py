@@ -62,8 +62,9 @@ def test_closing_stops_every_thread(qtbot, make_window, wait_ready) -> None:
     window = make_window()
     wait_ready(window)
     window.outputs.set_on("record", True)
-    workers = [*window.core.threads(), window.renderer, *window.outputs.threads()]
-    assert len(window.outputs.threads()) == 2  # delay line + recorder
+    workers = window.core.threads()  # the session's (outputs and previews too), the jobs'
+    assert window.renderer in workers
+    assert len(window.core.session.outputs.workers()) == 2  # delay line + recorder
     assert all(w.alive for w in workers if w.name != "app-io")
     window.close()
     still = [w.name for w in workers if w.alive]

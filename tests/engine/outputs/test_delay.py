@@ -14,7 +14,7 @@ from engine.core.packet import FramePacket
 from engine.outputs.delay import MAX_HELD, DelayLine
 from engine.outputs.output_set import OutputConfig, OutputSet, RecordConfig
 from engine.runtime.pipeline import Engine
-from engine.runtime.session import Session
+from engine.runtime.session import LiveSession
 from engine.sources import DemoSource
 from engine.stages.passthrough import PassThrough
 
@@ -45,14 +45,14 @@ class Arrivals:
 
 
 @pytest.fixture
-def live() -> Iterator[Session]:
+def live() -> Iterator[LiveSession]:
     """A real engine (pass-through) fed by the demo source at 160x120, 30 fps."""
-    session = Session(DemoSource(size=(160, 120)), Engine([PassThrough()]))
+    session = LiveSession(Engine([PassThrough()]), DemoSource(size=(160, 120)))
     yield session
     session.stop()
 
 
-def test_frames_leave_delay_after_capture_in_order(live: Session) -> None:
+def test_frames_leave_delay_after_capture_in_order(live: LiveSession) -> None:
     delay_ms = 150
     line = DelayLine(live.engine, delay_ms)
     arrivals = Arrivals()
@@ -76,7 +76,7 @@ def test_frames_leave_delay_after_capture_in_order(live: Session) -> None:
     assert line.output.read()[1] is items[-1][0]
 
 
-def test_zero_delay_republishes_inline_on_engine_thread(live: Session) -> None:
+def test_zero_delay_republishes_inline_on_engine_thread(live: LiveSession) -> None:
     line = DelayLine(live.engine, 0)
     arrivals = Arrivals()
     line.add_listener(arrivals)
@@ -90,7 +90,7 @@ def test_zero_delay_republishes_inline_on_engine_thread(live: Session) -> None:
     assert line.late == 0 and line.held == 0
 
 
-def test_delay_changes_live_without_reordering(live: Session) -> None:
+def test_delay_changes_live_without_reordering(live: LiveSession) -> None:
     line = DelayLine(live.engine, 0)
     arrivals = Arrivals()
     line.add_listener(arrivals)
@@ -152,7 +152,7 @@ def test_delay_out_of_range_is_refused(bad: int) -> None:
         line.set_delay_ms(bad)
 
 
-def test_recording_through_delay_keeps_every_frame(live: Session, tmp_path: Path) -> None:
+def test_recording_through_delay_keeps_every_frame(live: LiveSession, tmp_path: Path) -> None:
     """The recorder reads the delayed timeline; stopping hands it the held tail."""
     outputs = OutputSet(live.engine, input_size=(160, 120), input_fps=30.0, delay_ms=200)
     path = outputs.start_recording(RecordConfig(tmp_path / "delayed.mkv"))

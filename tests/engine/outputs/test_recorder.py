@@ -12,7 +12,7 @@ import pytest
 from engine.core.packet import FramePacket
 from engine.outputs.recorder import Recorder, RecorderError, open_writer
 from engine.runtime.pipeline import Engine
-from engine.runtime.session import Session
+from engine.runtime.session import LiveSession
 from engine.sources import DemoSource
 from engine.stages.passthrough import PassThrough
 
@@ -71,7 +71,7 @@ def test_recorder_in_a_live_session_with_a_lockstep_source(
     engine = Engine([PassThrough()])
     path = tmp_path / "live.mp4"
     recorder = Recorder(engine, path, fps=FPS)
-    session = Session(source, engine, [recorder])
+    session = LiveSession(engine, source, [recorder])
     session.start()
     try:
         assert session.wait_source_drained(timeout=20)

@@ -18,7 +18,7 @@ import pytest
 
 from engine.outputs.stream import StreamConfig, StreamError, StreamServer, parse_endpoint
 from engine.runtime.pipeline import Engine
-from engine.runtime.session import Session
+from engine.runtime.session import LiveSession
 from engine.sources import DemoSource
 from engine.stages.passthrough import PassThrough
 
@@ -26,9 +26,9 @@ TOKEN = "s3cret-token_42"
 
 
 @pytest.fixture
-def live() -> Iterator[Session]:
+def live() -> Iterator[LiveSession]:
     """A real engine (pass-through) fed by the moving demo portrait, 320x240 @ 30 fps."""
-    session = Session(DemoSource(size=(320, 240)), Engine([PassThrough()]))
+    session = LiveSession(Engine([PassThrough()]), DemoSource(size=(320, 240)))
     session.start()
     assert session.wait_frames(1, timeout=10)
     yield session
@@ -36,7 +36,7 @@ def live() -> Iterator[Session]:
 
 
 @pytest.fixture
-def serve(live: Session) -> Iterator[Callable[..., StreamServer]]:
+def serve(live: LiveSession) -> Iterator[Callable[..., StreamServer]]:
     servers: list[StreamServer] = []
 
     def start(**kwargs: Any) -> StreamServer:
@@ -141,7 +141,7 @@ def test_opencv_ffmpeg_reads_the_stream(serve: Callable[..., StreamServer]) -> N
 
 
 def test_snapshot_matches_the_engine_output(
-    live: Session, serve: Callable[..., StreamServer]
+    live: LiveSession, serve: Callable[..., StreamServer]
 ) -> None:
     server = serve(quality=95)
     status, (headers, body) = _get(server.snapshot_url)
@@ -250,7 +250,7 @@ def test_endpoints_parse() -> None:
 
 
 def test_stalled_client_loses_frames_others_and_engine_do_not(
-    live: Session, serve: Callable[..., StreamServer]
+    live: LiveSession, serve: Callable[..., StreamServer]
 ) -> None:
     # Small buffers and a short timeout so the stall shows within a second or two.
     server = serve(send_buffer_bytes=32 * 1024, send_timeout_s=3.0)
@@ -301,7 +301,7 @@ def test_slow_client_gets_the_newest_frames(serve: Callable[..., StreamServer]) 
         client.close()
 
 
-def test_twenty_concurrent_clients(live: Session, serve: Callable[..., StreamServer]) -> None:
+def test_twenty_concurrent_clients(live: LiveSession, serve: Callable[..., StreamServer]) -> None:
     server = serve()
     per_client = 15
     results: list[int] = []
@@ -359,7 +359,7 @@ def test_clients_over_the_limit_get_503(serve: Callable[..., StreamServer]) -> N
     assert _get(server.snapshot_url)[0] == 200
 
 
-def test_stop_closes_connected_clients(live: Session) -> None:
+def test_stop_closes_connected_clients(live: LiveSession) -> None:
     server = StreamServer(live.engine, StreamConfig(port=0))
     server.start()
     client = RawClient(server.port)
@@ -375,7 +375,7 @@ def test_stop_closes_connected_clients(live: Session) -> None:
         client.close()
 
 
-def test_port_in_use_is_a_clear_error(live: Session) -> None:
+def test_port_in_use_is_a_clear_error(live: LiveSession) -> None:
     first = StreamServer(live.engine, StreamConfig(port=0))
     first.open()
     try:
@@ -386,7 +386,7 @@ def test_port_in_use_is_a_clear_error(live: Session) -> None:
         assert first.stop()
 
 
-def test_ipv6_loopback(live: Session) -> None:
+def test_ipv6_loopback(live: LiveSession) -> None:
     try:
         probe = socket.socket(socket.AF_INET6)
         probe.bind(("::1", 0))

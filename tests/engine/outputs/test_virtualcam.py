@@ -27,7 +27,7 @@ from engine.core.packet import FramePacket
 from engine.outputs.virtualcam import VirtualCamConfig, VirtualCamError, VirtualCamSink
 from engine.outputs.virtualcam_help import driver_help, normalize_device
 from engine.runtime.pipeline import Engine
-from engine.runtime.session import Session
+from engine.runtime.session import LiveSession
 from engine.sources import DemoSource
 from engine.stages.passthrough import PassThrough
 
@@ -96,8 +96,8 @@ def fake() -> Iterator[tuple[str, FakeDriver]]:
 
 
 @pytest.fixture
-def live() -> Iterator[Session]:
-    session = Session(DemoSource(size=SIZE), Engine([PassThrough()]))
+def live() -> Iterator[LiveSession]:
+    session = LiveSession(Engine([PassThrough()]), DemoSource(size=SIZE))
     yield session
     session.stop()
 
@@ -123,7 +123,7 @@ def _wait(condition: Any, timeout: float = 10.0) -> bool:
 
 
 def test_frames_arrive_in_order_as_bgr_at_input_size(
-    live: Session, fake: tuple[str, FakeDriver]
+    live: LiveSession, fake: tuple[str, FakeDriver]
 ) -> None:
     name, driver = fake
     published = _published(live.engine)
@@ -150,7 +150,7 @@ def test_frames_arrive_in_order_as_bgr_at_input_size(
     assert driver.closed == 1
 
 
-def test_other_output_size_is_resized(live: Session, fake: tuple[str, FakeDriver]) -> None:
+def test_other_output_size_is_resized(live: LiveSession, fake: tuple[str, FakeDriver]) -> None:
     name, driver = fake
     frames: dict[bytes, np.ndarray] = {}
 
@@ -170,7 +170,7 @@ def test_other_output_size_is_resized(live: Session, fake: tuple[str, FakeDriver
     assert sink.resized == sink.frames
 
 
-def test_backend_without_bgr_gets_rgb(live: Session, fake: tuple[str, FakeDriver]) -> None:
+def test_backend_without_bgr_gets_rgb(live: LiveSession, fake: tuple[str, FakeDriver]) -> None:
     name, driver = fake
     driver.formats = {"raw "}  # RGB only
     published: dict[bytes, int] = {}
@@ -190,7 +190,7 @@ def test_backend_without_bgr_gets_rgb(live: Session, fake: tuple[str, FakeDriver
 
 
 def test_stalled_consumer_does_not_stall_engine(
-    live: Session, fake: tuple[str, FakeDriver]
+    live: LiveSession, fake: tuple[str, FakeDriver]
 ) -> None:
     name, driver = fake
     driver.gate.clear()  # the driver blocks inside send()
@@ -211,7 +211,7 @@ def test_stalled_consumer_does_not_stall_engine(
     assert sink.frames < live.engine.frames_published - 15
 
 
-def test_camera_rate_caps_sending(live: Session, fake: tuple[str, FakeDriver]) -> None:
+def test_camera_rate_caps_sending(live: LiveSession, fake: tuple[str, FakeDriver]) -> None:
     name, driver = fake
     sink = VirtualCamSink(live.engine, VirtualCamConfig(fps=10, backend=name), SIZE, 30.0)
     sink.start()
@@ -225,7 +225,7 @@ def test_camera_rate_caps_sending(live: Session, fake: tuple[str, FakeDriver]) -
 
 
 def test_driver_failure_releases_camera_and_reports(
-    live: Session, fake: tuple[str, FakeDriver]
+    live: LiveSession, fake: tuple[str, FakeDriver]
 ) -> None:
     name, driver = fake
     driver.fail_on_frame = 3

@@ -14,7 +14,7 @@ from engine.core.types import Frame
 from engine.outputs.base import LatestSink
 from engine.outputs.recorder import Recorder
 from engine.runtime.pipeline import Engine
-from engine.runtime.session import Session
+from engine.runtime.session import LiveSession
 from engine.sources import DemoSource
 from engine.sources.base import FrameSource, SourceInfo
 from engine.stages.passthrough import PassThrough
@@ -51,7 +51,7 @@ def test_session_stop_leaves_no_engine_thread_alive(tmp_path: Path) -> None:
     engine = Engine([PassThrough()])
     recorder = Recorder(engine, tmp_path / "out.mp4", fps=30.0)
     counter = CountingSink(engine)
-    session = Session(source, engine, [recorder, counter])
+    session = LiveSession(engine, source, [recorder, counter])
     session.start()
     try:
         assert session.wait_frames(5, timeout=10)
@@ -77,7 +77,7 @@ def test_session_stop_does_not_hang_on_a_lockstep_source() -> None:
     before = set(threading.enumerate())
     source = DemoSource(size=(64, 36), realtime=False, lockstep=True)
     engine = Engine([PassThrough()])
-    session = Session(source, engine)
+    session = LiveSession(engine, source)
     session.start()
     assert session.wait_frames(3, timeout=10)
     assert session.stop(timeout=5)
@@ -86,7 +86,7 @@ def test_session_stop_does_not_hang_on_a_lockstep_source() -> None:
 
 
 def test_stopping_a_session_that_never_started_is_harmless() -> None:
-    session = Session(DemoSource(size=(64, 36)), Engine([PassThrough()]))
+    session = LiveSession(Engine([PassThrough()]), DemoSource(size=(64, 36)))
     assert session.stop(timeout=1)
 
 
@@ -167,7 +167,7 @@ def test_a_failing_source_is_reported_and_the_session_still_stops() -> None:
     reports: list[str] = []
     source = BrokenSource("broken", realtime=False, on_error=lambda w, e: reports.append(w))
     engine = Engine([PassThrough()])
-    session = Session(source, engine)
+    session = LiveSession(engine, source)
     session.start()
     assert session.wait_frames(10, timeout=5) is False  # gives up on the source error
     source.join(5)  # `error` is set just before the callback runs

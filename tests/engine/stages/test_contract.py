@@ -12,8 +12,9 @@ from engine.core.packet import FramePacket
 from engine.core.settings import EngineSettings, EnhancerSettings, SwapSettings
 from engine.face.analyzer import FaceAnalyzer
 from engine.models.onnx import ModelLoadError
-from engine.runtime.factory import build_stages, prepare_stages, providers_of
+from engine.runtime.factory import build_stages, providers_of
 from engine.runtime.pipeline import Engine
+from engine.runtime.session import LiveSession
 from engine.stages.base import Stage
 from engine.stages.select import EnhancerSelector, SwapperSelector
 from engine.swap.library import SourceLibrary
@@ -67,10 +68,10 @@ def test_every_live_stage_follows_the_contract_with_a_unique_name() -> None:
         "overlay",
         "label",
     ]
-    assert prepare_stages(stages, EngineSettings()) == {}
-    assert "CPUExecutionProvider" in providers_of(stages)  # detector and mesh
-    for stage in stages:
-        stage.close(0.5)
+    session = LiveSession(Engine(stages))
+    assert session.prepare_stages() == {}
+    assert "CPUExecutionProvider" in session.providers()  # detector and mesh
+    assert session.stop(0.5)
 
 
 @pytest.mark.parametrize(
@@ -108,9 +109,8 @@ def test_a_selector_whose_model_cannot_load_says_why_and_falls_back() -> None:
     settings = EngineSettings(swap=SwapSettings(swapper="inswapper"))
     with pytest.raises(ModelLoadError, match="not downloaded"):
         selector.prepare(settings)
-    assert prepare_stages([selector], settings) == {
-        "swapper": "model 'inswapper_128' is not downloaded"
-    }
+    reason = "model 'inswapper_128' is not downloaded"
+    assert LiveSession(Engine([selector], settings)).prepare_stages() == {"swapper": reason}
     out = selector.process(packet(), settings)
     assert builtin.frames == 1 and "not downloaded" in out.info["swapper_fallback"]
     assert selector.providers() == ()
