@@ -27,9 +27,9 @@ def add_parser(sub: Subparsers) -> None:
     models = sub.add_parser(
         "models",
         help="list, download and verify the optional neural models",
-        description="Neural models are optional; nothing downloads unless you ask here or "
-        "in the app's Models dialog. Downloads resume and are checked against the SHA-256 "
-        "pinned in Fusecam's manifest.",
+        description="Neural models are optional; nothing downloads unless you ask for it "
+        "here. Downloads resume and are checked against the SHA-256 pinned in Fusecam's "
+        "manifest.",
     )
     models.add_argument("--manifest", type=Path, default=MANIFEST_PATH, help=argparse.SUPPRESS)
     action = models.add_subparsers(dest="models_command", metavar="ACTION", required=True)

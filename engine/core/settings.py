@@ -7,7 +7,7 @@ which swaps one reference between frames, so a stage never sees half-applied set
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, get_args
 
 FaceSelection = Literal["main", "all", "map"]
 EnhancerMode = Literal["off", "builtin", "neural"]
@@ -81,7 +81,6 @@ class CompositorSettings:
     # (An edge colour harmonisation was tried on top and removed: it cut the clip's seam
     # to 0.09 but raised the DEV photos' from 0.074 to 0.093.)
     min_feather_px: float = 14.0
-    poisson: bool = False  # quality mode, used by the enhancer toggle
     color_match: bool = True
     # Fine skin texture switches to the source this far (fraction of face size) inside
     # the colour seam, so the seam carries the frame's own texture.
@@ -163,16 +162,10 @@ class QualitySettings:
         return self.target_fps is not None or self.target_p95_ms is not None
 
 
+# Where models may run, as the user picks it (engine.models.onnx maps each to
+# onnxruntime's provider name; the GUI labels them). The one list of them.
 ExecutionProvider = Literal["auto", "cuda", "tensorrt", "coreml", "directml", "openvino", "cpu"]
-EXECUTION_PROVIDERS: tuple[str, ...] = (
-    "auto",
-    "cuda",
-    "tensorrt",
-    "coreml",
-    "directml",
-    "openvino",
-    "cpu",
-)
+EXECUTION_PROVIDERS: tuple[ExecutionProvider, ...] = get_args(ExecutionProvider)
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,4 +10,4 @@ Crop = NDArray[np.uint8]  # aligned face image
 Mask = NDArray[np.float32]  # 0..1
 Affine = NDArray[np.float64]  # 2×3
 Landmarks = NDArray[np.float32]  # N×3, pixels (x, y, relative depth)
-FloatArray = NDArray[np.float32]
+F32 = NDArray[np.float32]  # any float32 array: points, vectors, coefficients, float images

@@ -12,9 +12,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.typing import NDArray
 
-from engine.core.types import Landmarks, Mask
-
-F32 = NDArray[np.float32]
+from engine.core.types import F32, Landmarks, Mask
 
 # MediaPipe's BlazeFace keypoint order (subject's right eye first, as seen in the image left).
 KEYPOINT_NAMES = ("right_eye", "left_eye", "nose_tip", "mouth", "right_ear", "left_ear")

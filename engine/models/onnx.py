@@ -10,15 +10,14 @@ import logging
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Literal
 
 import onnxruntime as ort
 
+from engine.core.settings import ExecutionProvider
+
 log = logging.getLogger(__name__)
 
-ProviderChoice = Literal["auto", "cuda", "tensorrt", "coreml", "directml", "openvino", "cpu"]
-
-_PROVIDER_NAMES: dict[str, str] = {
+_PROVIDER_NAMES: dict[ExecutionProvider, str] = {
     "tensorrt": "TensorrtExecutionProvider",
     "cuda": "CUDAExecutionProvider",
     "coreml": "CoreMLExecutionProvider",
@@ -28,7 +27,7 @@ _PROVIDER_NAMES: dict[str, str] = {
 }
 # "auto" prefers accelerators; TensorRT is left out because its engine build takes minutes
 # on first use, which a user pressing "start" should not pay without asking for it.
-_AUTO_ORDER = ("cuda", "coreml", "directml", "openvino", "cpu")
+_AUTO_ORDER: tuple[ExecutionProvider, ...] = ("cuda", "coreml", "directml", "openvino", "cpu")
 
 
 class ModelLoadError(RuntimeError):
@@ -49,7 +48,7 @@ class LoadedModel:
         )
 
 
-def requested_providers(choice: ProviderChoice = "auto") -> list[str]:
+def requested_providers(choice: ExecutionProvider = "auto") -> list[str]:
     available = set(ort.get_available_providers())
     keys = _AUTO_ORDER if choice == "auto" else tuple(dict.fromkeys((choice, "cpu")))
     wanted = [_PROVIDER_NAMES[k] for k in keys if _PROVIDER_NAMES[k] in available]
@@ -62,7 +61,7 @@ def load_model(
     path: Path,
     *,
     name: str | None = None,
-    provider: ProviderChoice = "auto",
+    provider: ExecutionProvider = "auto",
     threads: int | None = None,
 ) -> LoadedModel:
     """An inference session for `path`, or a ModelLoadError naming the model and the fix."""

@@ -65,8 +65,6 @@ def build_ladder(user: EngineSettings) -> tuple[QualityStep, ...]:
         push("enhancer built-in", replace("enhancer", mode="builtin"))
     if user.enhancer.mode != "off":
         push("enhancer off", replace("enhancer", mode="off"))
-    if user.compositor.poisson:
-        push("poisson blend off", replace("compositor", poisson=False))
     if user.hands.enabled and user.hands.every_n * 2 <= 120:
         n = user.hands.every_n * 2
         push(f"hand search every {n} frames", replace("hands", every_n=n))

@@ -68,10 +68,6 @@ class Engine(Worker):
         return self._user_settings
 
     @property
-    def user_settings(self) -> EngineSettings:
-        return self._user_settings
-
-    @property
     def effective_settings(self) -> EngineSettings:
         """What the stages run with: the user's, or the governor's step down from them."""
         return self._settings

@@ -10,22 +10,19 @@ from __future__ import annotations
 from typing import ClassVar
 
 import numpy as np
-from numpy.typing import NDArray
 
 from engine.core.packet import FramePacket
 from engine.core.paths import MODELS_DIR
-from engine.core.settings import EngineSettings, HandSettings
-from engine.core.types import Mask
+from engine.core.settings import EngineSettings, ExecutionProvider, HandSettings
+from engine.core.types import F32, Mask
 from engine.face.analyzer import usable_frame
 from engine.face.records import FacePatch
 from engine.hands.landmarks import HandLandmarker
 from engine.hands.mask import hand_mask
 from engine.hands.palm import PalmDetector
 from engine.hands.tracker import HandTracker, HandTrackingOptions
-from engine.models.onnx import ProviderChoice, load_model
+from engine.models.onnx import load_model
 from engine.stages.base import Stage
-
-F32 = NDArray[np.float32]
 
 
 def options_of(hands: HandSettings) -> HandTrackingOptions:
@@ -53,7 +50,7 @@ class HandStage(Stage):
         self,
         detector: PalmDetector | None = None,
         landmarker: HandLandmarker | None = None,
-        provider: ProviderChoice = "auto",
+        provider: ExecutionProvider = "auto",
     ) -> None:
         """With no models given, the bundled ones load on first use: most sessions never
         turn hand occlusion on and should not pay for two more model sessions."""
@@ -65,7 +62,7 @@ class HandStage(Stage):
         )
 
     @classmethod
-    def bundled(cls, provider: ProviderChoice = "auto") -> HandStage:
+    def bundled(cls, provider: ExecutionProvider = "auto") -> HandStage:
         stage = cls(provider=provider)
         stage._load()
         return stage

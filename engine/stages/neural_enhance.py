@@ -11,7 +11,6 @@ from typing import ClassVar
 
 import cv2
 import numpy as np
-from numpy.typing import NDArray
 
 from engine.core.packet import FramePacket
 from engine.core.settings import EngineSettings
@@ -21,8 +20,6 @@ from engine.models.store import ModelStore
 from engine.neural.align import five_points_from_mesh, similarity_transform, warp_crop
 from engine.neural.loading import RestorerModel, load_restorer
 from engine.stages.base import Stage
-
-F32 = NDArray[np.float32]
 
 
 class NeuralEnhanceStage(Stage):

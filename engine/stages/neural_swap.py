@@ -19,8 +19,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from engine.core.packet import FramePacket
-from engine.core.settings import EngineSettings, SwapSettings
-from engine.core.types import Frame
+from engine.core.settings import EngineSettings
+from engine.core.types import F32, Frame
 from engine.face.mesh import topology
 from engine.face.records import Face, FacePatch
 from engine.models.store import ModelStore
@@ -35,10 +35,9 @@ from engine.neural.align import (
 from engine.neural.latent import average_identity, blend
 from engine.neural.loading import SwapModels, load_swap_models
 from engine.stages.base import Stage
+from engine.swap.assign import assign_sources
 
 log = logging.getLogger(__name__)
-
-F32 = NDArray[np.float32]
 
 
 class SourcePhotos(Protocol):
@@ -53,31 +52,6 @@ class SourcePhotos(Protocol):
 
 class SourceLookup(Protocol):
     def get(self, key: str) -> SourcePhotos | None: ...
-
-
-def face_x(face: Face) -> float | None:
-    if face.landmarks is not None:
-        return float(face.landmarks[:, 0].mean())
-    if face.detection is not None:
-        return face.detection.center[0]
-    return None
-
-
-def assign_sources(faces: Sequence[Face], swap: SwapSettings) -> list[tuple[Face, str]]:
-    """(face, source key) pairs to swap, per the face-selection mode."""
-    if swap.face_selection == "map":
-        placed = sorted(
-            ((x, k) for k, f in enumerate(faces) if (x := face_x(f)) is not None),
-        )
-        return [
-            (faces[index], key)
-            for (_, index), key in zip(placed, swap.source_keys, strict=False)
-            if key
-        ]
-    if swap.source_key is None or not faces:
-        return []
-    chosen = faces[:1] if swap.face_selection == "main" else faces
-    return [(face, swap.source_key) for face in chosen]
 
 
 class NeuralSwapStage(Stage):

@@ -14,13 +14,12 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from engine.core.types import Frame, Landmarks
+from engine.core.types import F32, Frame, Landmarks
 from engine.face.fit import FaceFitter, vertex_normals
 from engine.face.mesh import topology
 from engine.face.sh import RELIGHT_BANDS, shading
 from engine.render.uvmap import fill_outside, uv_map
 
-F32 = NDArray[np.float32]
 _SHADE_RANGE = (0.8, 1.25)  # de-lighting brightens or darkens a texel by at most this
 _MIRROR_PREFERENCE = 0.05  # the mirrored side only wins where this side was barely seen
 

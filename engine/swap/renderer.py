@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
-from numpy.typing import NDArray
 
 from engine.core.settings import SwapSettings
-from engine.core.types import Frame
+from engine.core.types import F32, Frame
 from engine.face.fit import FaceFitter, vertex_normals
 from engine.face.mesh import topology
 from engine.face.records import Face, FacePatch
@@ -24,7 +23,6 @@ from engine.swap.identity import SourceIdentity
 from engine.swap.shape import shape_transfer
 from engine.swap.sharpness import detail_sigma, soften
 
-F32 = NDArray[np.float32]
 _SHADE_RANGE = (0.8, 1.25)  # relighting brightens or darkens by at most this
 _MIN_FACING = 0.25
 

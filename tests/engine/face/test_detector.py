@@ -10,9 +10,11 @@ import pytest
 
 from engine.core.settings import DetectionSettings
 from engine.face.analyzer import FaceAnalyzer
-from engine.face.anchors import FULL_RANGE, SHORT_RANGE
+from engine.face.anchors import AnchorSpec, anchor_spec
 from engine.face.detector import BlazeFaceDetector, main_face_index, weighted_nms
 from engine.face.records import Detection
+from engine.models.errors import ManifestError
+from engine.models.manifest import load_manifest
 from tests.engine.face_data import BUNDLED, GROUP_PHOTO, load, paste, scaled, single_person_params
 
 
@@ -37,14 +39,14 @@ def inside(box: np.ndarray, xy: np.ndarray) -> bool:
 
 
 @pytest.mark.parametrize(
-    ("spec", "count", "model"),
-    [(SHORT_RANGE, 896, "short"), (FULL_RANGE, 2304, "full")],
+    ("name", "count", "model"),
+    [("face_detection_short_range", 896, "short"), ("face_detection_full_range", 2304, "full")],
     ids=["short", "full"],
 )
 def test_ssd_anchor_grid_matches_the_model(
-    analyzer: FaceAnalyzer, spec: object, count: int, model: str
+    analyzer: FaceAnalyzer, name: str, count: int, model: str
 ) -> None:
-    anchors = spec.generate()  # type: ignore[attr-defined]
+    anchors = anchor_spec(name).generate()  # from the manifest's `anchors` options
     assert anchors.shape == (count, 2)
     assert anchors.min() > 0.0
     assert anchors.max() < 1.0
@@ -52,6 +54,14 @@ def test_ssd_anchor_grid_matches_the_model(
     # One anchor per row of the model's box head: a wrong grid would decode garbage.
     rows = [int(np.prod(o.shape[:-1])) for o in detector.model.session.get_outputs()]
     assert rows == [count, count]
+
+
+def test_anchor_options_the_generator_cannot_follow_are_refused() -> None:
+    options = dict(load_manifest().get("face_detection_short_range").raw["anchors"])
+    assert AnchorSpec.from_options(options) == AnchorSpec(128, (8, 16, 16, 16), True)
+    for change in ({"aspect_ratios": [1.0, 2.0]}, {"num_boxes": 895}, {"num_layers": 3}):
+        with pytest.raises(ManifestError):
+            AnchorSpec.from_options({**options, **change})
 
 
 # --- real faces -------------------------------------------------------------------------------

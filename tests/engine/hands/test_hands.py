@@ -18,9 +18,11 @@ from numpy.typing import NDArray
 
 from engine.core.packet import FramePacket
 from engine.core.settings import EngineSettings, HandSettings
+from engine.core.types import F32
 from engine.face.analyzer import FaceAnalyzer
+from engine.face.anchors import anchor_spec
 from engine.hands.mask import hand_mask, hand_size_px
-from engine.hands.palm import PALM_ANCHORS, palm_roi, upright_angle
+from engine.hands.palm import palm_roi, upright_angle
 from engine.hands.tracker import HandTrackingOptions
 from engine.runtime.factory import build_stages, with_sources
 from engine.stages.base import Stage
@@ -34,8 +36,6 @@ FACE_PHOTO = "faces/alex_lacamoire_2.jpg"
 # MediaPipe's own Hands solution (mediapipe 0.10.21, static_image_mode, model_complexity=0)
 # on HAND_PHOTO, frame pixels: wrist, index knuckle, middle knuckle, middle fingertip.
 MEDIAPIPE_REFERENCE = {0: (241.6, 1054.8), 5: (332.1, 891.3), 9: (293.8, 895.7), 12: (168.8, 819.9)}
-
-F32 = NDArray[np.float32]
 
 
 @pytest.fixture(scope="module")
@@ -96,7 +96,7 @@ def hand_over_face(
 
 def test_anchor_grid_matches_the_model(stage: HandStage) -> None:
     detector = stage.tracker.detector
-    assert len(PALM_ANCHORS.generate()) == 2016
+    assert len(anchor_spec("palm_detection").generate()) == 2016
     boxes = detector.model.session.get_outputs()[0].shape
     assert 2016 in boxes
 

@@ -30,7 +30,7 @@ from engine.neural.align import (
 )
 from engine.neural.latent import blend, normalise
 from engine.stages.base import Stage
-from engine.stages.neural_swap import NeuralSwapStage, assign_sources
+from engine.stages.neural_swap import NeuralSwapStage
 from tests.engine.neural_fakes import (
     FACES_DIR,
     expected_embedding,
@@ -222,23 +222,6 @@ def test_missing_source_and_disabled_swap_leave_faces_alone(store: ModelStore, f
     packet = FramePacket(2, 0, frame, faces=[Face(0, landmarks=landmarks)])
     stage.process(packet, _settings(source_key="nobody", enabled=False))
     assert "swapper" not in packet.info
-
-
-def test_map_mode_assigns_sources_left_to_right() -> None:
-    def face(track: int, x: float) -> Face:
-        landmarks = np.zeros((468, 3), np.float32)
-        landmarks[:, 0] = x
-        return Face(track, landmarks=landmarks)
-
-    right, left, middle, nowhere = face(0, 900), face(1, 100), face(2, 500), Face(3)
-    faces = [right, left, middle, nowhere]
-    pairs = assign_sources(faces, SwapSettings(face_selection="map", source_keys=("a", "", "c")))
-    assert [(f.track_id, k) for f, k in pairs] == [(1, "a"), (0, "c")]  # "" skips a face
-    main = assign_sources(faces, SwapSettings(face_selection="main", source_key="s"))
-    assert [(f.track_id, k) for f, k in main] == [(0, "s")]
-    every = assign_sources(faces, SwapSettings(face_selection="all", source_key="s"))
-    assert [f.track_id for f, _ in every] == [0, 1, 2, 3]
-    assert assign_sources(faces, SwapSettings(face_selection="all")) == []
 
 
 def test_missing_model_names_the_fix(tmp_path: Path) -> None:

@@ -17,7 +17,6 @@ from engine.core.imageio import read_image
 from engine.core.packet import FramePacket
 from engine.core.paths import DEMO_PORTRAIT
 from engine.core.settings import (
-    CompositorSettings,
     EngineSettings,
     EnhancerSettings,
     HandSettings,
@@ -93,16 +92,13 @@ def test_ladder_steps_enhancer_then_detection_then_resolution() -> None:
     assert build_ladder(user("off"))[1].name == "face search every 60 frames"
 
 
-def test_ladder_includes_poisson_and_hands_only_when_on() -> None:
+def test_ladder_includes_hands_only_when_on() -> None:
     settings = dataclasses.replace(
-        user("off", internal_scale=0.6),
-        compositor=CompositorSettings(poisson=True),
-        hands=HandSettings(enabled=True, every_n=3),
+        user("off", internal_scale=0.6), hands=HandSettings(enabled=True, every_n=3)
     )
     names = [s.name for s in build_ladder(settings)]
     assert names == [
         "as set",
-        "poisson blend off",
         "hand search every 6 frames",
         "face search every 60 frames",
         "render at 50%",
@@ -310,7 +306,7 @@ def test_engine_steps_down_stays_and_steps_back_up() -> None:
     steps = [d.direction for d in engine.governor.decisions]
     assert steps == ["down"], steps
     assert engine.effective_settings.enhancer.mode == "off"
-    assert engine.settings is settings and engine.user_settings.enhancer.mode == "builtin"
+    assert engine.settings is settings and engine.settings.enhancer.mode == "builtin"
     status = engine.governor.status()
     assert status.active and status.step == 1 and status.name == "enhancer off"
     assert "stepped down" in status.reason or "would need" in status.reason

@@ -118,3 +118,22 @@ def test_only_changed_engine_settings_are_saved(tmp_path: Path) -> None:
         },
         "output": {"mirror": True, "synthetic_label": True},
     }
+
+
+def test_a_file_saved_with_the_removed_poisson_setting_still_loads(tmp_path: Path) -> None:
+    """Releases up to 0.1 offered a Poisson compositor (`compositor.poisson`); the setting
+    is gone, and a file that still has it loads without a complaint, its other choices kept."""
+    path = tmp_path / "settings.json"
+    path.write_text(
+        json.dumps(
+            {
+                "version": 1,
+                "engine": {"compositor": {"poisson": True, "mask_feather": 0.05}},
+                "show_hud": False,
+            }
+        )
+    )
+    loaded = load(path)
+    assert loaded.messages == ()
+    assert loaded.state.engine.compositor.mask_feather == 0.05
+    assert loaded.state.show_hud is False

@@ -16,7 +16,7 @@ from numpy.typing import NDArray
 import engine.swap.renderer as renderer_module
 from engine.core.imageio import read_image
 from engine.core.settings import SwapSettings
-from engine.core.types import Frame
+from engine.core.types import F32, Frame
 from engine.face.fit import vertex_normals
 from engine.face.mesh import inside_lips, topology
 from engine.face.records import Face, FacePatch
@@ -36,8 +36,6 @@ from tests.engine.swap.support import (
     patch_in_frame,
     region_mask,
 )
-
-F32 = NDArray[np.float32]
 
 BUNDLED_TARGETS = [pytest.param(EILEEN, id="eileen"), pytest.param(GRACE, id="grace")]
 DEV_TARGETS = [
