@@ -1177,7 +1177,7 @@ def real_inputs(
     return out
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
@@ -1211,7 +1211,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help="time each ONNX model (median of 50, 1 and 2 threads)",
     )
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
 
     from PIL import Image
 
@@ -1229,62 +1233,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         graphs = GraphConfigs.load(mp_dir, protos)
 
         image = Image.open(args.face_image).convert("RGB")
-        entries: dict[str, dict[str, Any]] = {}
-        models: dict[str, bytes] = {}
-        sources: dict[str, Path] = {}
-        failures: dict[str, str] = {}
-        for spec in model_specs(args.palm_variant, args.hand_variant):
-            print(f"converting {spec.name} <- {spec.tflite}")
-            try:
-                models[spec.name], entries[spec.name], sources[spec.name] = convert_one(
-                    spec, mp_dir, provenance, graphs, args.opset, work
-                )
-            except Exception as exc:
-                if not spec.optional:
-                    raise
-                failures[spec.name] = f"{type(exc).__name__}: {exc}"
-                print(f"  SKIPPED: {failures[spec.name]}")
-
+        converted = convert_all(args, mp_dir, provenance, graphs, work)
+        entries, models, sources, failures = converted
         photo = real_inputs(image, entries, models)
         rng = np.random.default_rng(0)
         for name, entry in entries.items():
-            ref_runner, onnx_runner = TfliteRunner(sources[name]), OnnxRunner(models[name])
-            lo, hi = entry["input"]["range"]
-            shape = entry["input"]["shape"]
-            worst: dict[str, float] = {}
-            for trial in range(args.random_trials):
-                x = rng.uniform(lo, hi, size=shape).astype(np.float32)
-                ref = ref_runner(x)
-                diffs = compare(ref, onnx_runner(x))
-                check_close(f"{name} random #{trial}", ref, diffs, args.atol)
-                worst = {k: max(v, worst.get(k, 0.0)) for k, v in diffs.items()}
-            x, how = photo[name]
-            ref = ref_runner(x)
-            got = onnx_runner(x)
-            real = compare(ref, got)
-            check_close(f"{name} photo", ref, real, args.atol)
-            entry["verification"] = {
-                "reference": (
-                    "tf.lite.Interpreter (TensorFlow Lite runtime, default XNNPACK "
-                    "delegate) on the original .tflite"
-                ),
-                "random_inputs": {
-                    "trials": args.random_trials,
-                    "max_abs_diff": {k: float(f"{v:.3g}") for k, v in worst.items()},
-                },
-                "photo_input": {
-                    "how": how,
-                    "max_abs_diff": {k: float(f"{v:.3g}") for k, v in real.items()},
-                },
-            }
-            entry["max_abs_diff_vs_tflite"] = float(f"{max([*worst.values(), *real.values()]):.3g}")
-            print(f"  {name}: random {worst}  photo {real}")
-            if name == "face_landmark":
-                flag = got[entry["outputs"][1]["name"]].reshape(-1)[0]
-                presence = 1.0 / (1.0 + math.exp(-float(flag)))
-                print(f"  face presence on the photo: {presence:.4f}")
-                if presence < entry["postprocessing"]["presence_threshold"]:
-                    raise AssertionError("face_landmark does not see the face in the crop")
+            verify(name, entry, sources[name], models[name], photo[name], rng, args)
 
         args.models_dir.mkdir(parents=True, exist_ok=True)
         for name, data in models.items():
@@ -1305,6 +1259,81 @@ def main(argv: Sequence[str] | None = None) -> int:
         for name, why in failures.items():
             print(f"skipped {name}: {why}")
     return 0
+
+
+Converted = tuple[dict[str, dict[str, Any]], dict[str, bytes], dict[str, Path], dict[str, str]]
+
+
+def convert_all(
+    args: argparse.Namespace, mp_dir: Path, provenance: str, graphs: GraphConfigs, work: Path
+) -> Converted:
+    """(manifest entries, ONNX bytes, .tflite sources, why optional ones were skipped)."""
+    entries: dict[str, dict[str, Any]] = {}
+    models: dict[str, bytes] = {}
+    sources: dict[str, Path] = {}
+    failures: dict[str, str] = {}
+    for spec in model_specs(args.palm_variant, args.hand_variant):
+        print(f"converting {spec.name} <- {spec.tflite}")
+        try:
+            models[spec.name], entries[spec.name], sources[spec.name] = convert_one(
+                spec, mp_dir, provenance, graphs, args.opset, work
+            )
+        except Exception as exc:
+            if not spec.optional:
+                raise
+            failures[spec.name] = f"{type(exc).__name__}: {exc}"
+            print(f"  SKIPPED: {failures[spec.name]}")
+    return entries, models, sources, failures
+
+
+def verify(
+    name: str,
+    entry: dict[str, Any],
+    source: Path,
+    model: bytes,
+    photo: tuple[np.ndarray, str],
+    rng: np.random.Generator,
+    args: argparse.Namespace,
+) -> None:
+    """Compare the ONNX model with TFLite on random and real inputs; record the result in
+    its manifest entry."""
+    ref_runner, onnx_runner = TfliteRunner(source), OnnxRunner(model)
+    lo, hi = entry["input"]["range"]
+    shape = entry["input"]["shape"]
+    worst: dict[str, float] = {}
+    for trial in range(args.random_trials):
+        x = rng.uniform(lo, hi, size=shape).astype(np.float32)
+        ref = ref_runner(x)
+        diffs = compare(ref, onnx_runner(x))
+        check_close(f"{name} random #{trial}", ref, diffs, args.atol)
+        worst = {k: max(v, worst.get(k, 0.0)) for k, v in diffs.items()}
+    x, how = photo
+    ref = ref_runner(x)
+    got = onnx_runner(x)
+    real = compare(ref, got)
+    check_close(f"{name} photo", ref, real, args.atol)
+    entry["verification"] = {
+        "reference": (
+            "tf.lite.Interpreter (TensorFlow Lite runtime, default XNNPACK "
+            "delegate) on the original .tflite"
+        ),
+        "random_inputs": {
+            "trials": args.random_trials,
+            "max_abs_diff": {k: float(f"{v:.3g}") for k, v in worst.items()},
+        },
+        "photo_input": {
+            "how": how,
+            "max_abs_diff": {k: float(f"{v:.3g}") for k, v in real.items()},
+        },
+    }
+    entry["max_abs_diff_vs_tflite"] = float(f"{max([*worst.values(), *real.values()]):.3g}")
+    print(f"  {name}: random {worst}  photo {real}")
+    if name == "face_landmark":
+        flag = got[entry["outputs"][1]["name"]].reshape(-1)[0]
+        presence = 1.0 / (1.0 + math.exp(-float(flag)))
+        print(f"  face presence on the photo: {presence:.4f}")
+        if presence < entry["postprocessing"]["presence_threshold"]:
+            raise AssertionError("face_landmark does not see the face in the crop")
 
 
 def write_manifest(path: Path, new_entries: list[dict[str, Any]]) -> None:

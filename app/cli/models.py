@@ -6,6 +6,7 @@ import argparse
 import sys
 import textwrap
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
@@ -158,6 +159,47 @@ def _cmd_verify(store: ModelStore, name: str | None, out: TextIO) -> int:
     return 1 if failed else 0
 
 
+def _cmd_list(store: ModelStore, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    _print_table(store.list_status(), out)
+    print(f"\ndownloaded models live in {store.models_dir}", file=out)
+    return 0
+
+
+def _cmd_path(store: ModelStore, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    path = store.path(args.name) if args.name else store.models_dir
+    print(path, file=out)
+    return 0 if args.name is None or path.is_file() else 1
+
+
+def _cmd_add(store: ModelStore, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    spec = register_user_model(store, args.path, args.family, args.name)
+    print(
+        f"fusecam: registered {spec.name} ({spec.family}, user supplied, "
+        f"unverified): {spec.local_path}",
+        file=err,
+    )
+    print(spec.name, file=out)
+    return 0
+
+
+def _cmd_remove(store: ModelStore, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    if store.unregister_user_model(args.name):
+        return 0
+    print(f"fusecam: error: {args.name!r} is not a registered user model", file=err)
+    return 2
+
+
+_Command = Callable[[ModelStore, argparse.Namespace, TextIO, TextIO], int]
+_COMMANDS: dict[str, _Command] = {
+    "list": _cmd_list,
+    "download": lambda store, args, out, err: _cmd_download(store, args, err),
+    "verify": lambda store, args, out, err: _cmd_verify(store, args.name, out),
+    "path": _cmd_path,
+    "add": _cmd_add,
+    "remove": _cmd_remove,
+}
+
+
 def run_models(
     args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None
 ) -> int:
@@ -165,34 +207,7 @@ def run_models(
     err = err or sys.stderr
     try:
         store = ModelStore(load_manifest(args.manifest))
-        command = args.models_command
-        if command == "list":
-            _print_table(store.list_status(), out)
-            print(f"\ndownloaded models live in {store.models_dir}", file=out)
-            return 0
-        if command == "download":
-            return _cmd_download(store, args, err)
-        if command == "verify":
-            return _cmd_verify(store, args.name, out)
-        if command == "path":
-            path = store.path(args.name) if args.name else store.models_dir
-            print(path, file=out)
-            return 0 if args.name is None or path.is_file() else 1
-        if command == "add":
-            spec = register_user_model(store, args.path, args.family, args.name)
-            print(
-                f"fusecam: registered {spec.name} ({spec.family}, user supplied, "
-                f"unverified): {spec.local_path}",
-                file=err,
-            )
-            print(spec.name, file=out)
-            return 0
-        if command == "remove":
-            if store.unregister_user_model(args.name):
-                return 0
-            print(f"fusecam: error: {args.name!r} is not a registered user model", file=err)
-            return 2
-        raise AssertionError(command)
+        return _COMMANDS[args.models_command](store, args, out, err)
     except ModelError as exc:
         print(f"fusecam: error: {exc}", file=err)
         return 2

@@ -6,7 +6,6 @@ import argparse
 import dataclasses
 import logging
 import sys
-import threading
 import time
 from pathlib import Path
 
@@ -203,38 +202,25 @@ def describe_outputs(outputs: OutputSet) -> list[str]:
     return lines
 
 
+def _report_error(where: str, exc: BaseException) -> None:
+    """The session's error callback (any thread): one line each, the run goes on."""
+    print(f"fusecam: {where}: {exc}", file=sys.stderr)
+
+
 def run(args: argparse.Namespace, settings: EngineSettings) -> int:
-    if args.debug_overlay:
-        settings = dataclasses.replace(
-            settings, output=dataclasses.replace(settings.output, debug_overlay=True)
-        )
-    errors: list[str] = []
-    lock = threading.Lock()
-
-    def on_error(where: str, exc: BaseException) -> None:
-        with lock:
-            errors.append(f"{where}: {exc}")
-        print(f"fusecam: {where}: {exc}", file=sys.stderr)
-
     try:
         wanted = output_config(args)  # option mistakes fail before any device or model opens
     except _SETUP_ERRORS as exc:
         print(f"fusecam: error: {exc}", file=sys.stderr)
         return 2
-    settings = with_quality_options(args, settings)
-    source = make_source(args, size=args.size, loop=args.frames is not None)
-    source.on_error = on_error
-    source.max_frames = args.frames
-    info = source.open()
-    library = SourceLibrary()
-    settings = with_sources(settings, library, args.source or ())
-    engine = Engine(build_stages(settings, library=library), settings, on_error=on_error)
-    session = LiveSession(engine, source, on_error=on_error)
+    session = _open_session(args, settings)
     try:
         outputs = session.open_outputs(wanted)
     except _SETUP_ERRORS as exc:
         print(f"fusecam: error: {exc}", file=sys.stderr)
         return 2
+    info = session.source.info if session.source is not None else None
+    assert info is not None  # the session opened it
     print(
         f"fusecam: input {info.kind} {info.name} {info.width}x{info.height} @ {info.fps:.1f} fps",
         file=sys.stderr,
@@ -258,6 +244,7 @@ def run(args: argparse.Namespace, settings: EngineSettings) -> int:
     finally:
         recorder, cam = outputs.recorder, outputs.virtual_cam
         session.stop()  # source, engine, then the outputs (DESIGN.md order)
+    engine = session.engine
     print(f"fusecam: {status_line(engine.stats.snapshot(), engine.governor.status())}",
           file=sys.stderr)  # fmt: skip
     if cam is not None:
@@ -265,6 +252,23 @@ def run(args: argparse.Namespace, settings: EngineSettings) -> int:
     if recorder is not None:
         print(f"fusecam: recorded {recorder.written} frames to {recorder.path}", file=sys.stderr)
     return 1 if session.error is not None else 0
+
+
+def _open_session(args: argparse.Namespace, settings: EngineSettings) -> LiveSession:
+    """The input opened, the stages built, nothing started yet."""
+    if args.debug_overlay:
+        settings = dataclasses.replace(
+            settings, output=dataclasses.replace(settings.output, debug_overlay=True)
+        )
+    settings = with_quality_options(args, settings)
+    source = make_source(args, size=args.size, loop=args.frames is not None)
+    source.on_error = _report_error
+    source.max_frames = args.frames
+    source.open()
+    library = SourceLibrary()
+    settings = with_sources(settings, library, args.source or ())
+    engine = Engine(build_stages(settings, library=library), settings, on_error=_report_error)
+    return LiveSession(engine, source, on_error=_report_error)
 
 
 def _wait(session: LiveSession, frames: int | None) -> None:

@@ -218,13 +218,7 @@ class QualityGovernor:
             self._ratio[left] = (left_load / max(load, 1e-6), sample.t_s)
             self._pending = None
         if load > 1.0 + cfg.over_margin:
-            self._headroom_since = None
-            self._over += 1
-            if self._over >= cfg.down_checks and self.step + 1 < len(self.ladder):
-                return self._down(sample.t_s, load, f"{measured}: over target")
-            if self.step + 1 >= len(self.ladder):
-                self.reason = f"{measured}: over target at the lowest step"
-            return None
+            return self._over_target(sample, load, measured)
         self._over = 0
         if load >= cfg.headroom or self.step == 0:
             self._headroom_since = None
@@ -232,6 +226,24 @@ class QualityGovernor:
                 near = "within target" if load <= 1.0 else "near target (within the margin)"
                 self.reason = f"{measured}: {near}"
             return None
+        return self._headroom(sample, load, measured)
+
+    def _over_target(
+        self, sample: LoadSample, load: float, measured: str
+    ) -> GovernorDecision | None:
+        """Over target: step down after `down_checks` checks in a row, if a step is left."""
+        self._headroom_since = None
+        self._over += 1
+        if self._over >= self.config.down_checks and self.step + 1 < len(self.ladder):
+            return self._down(sample.t_s, load, f"{measured}: over target")
+        if self.step + 1 >= len(self.ladder):
+            self.reason = f"{measured}: over target at the lowest step"
+        return None
+
+    def _headroom(self, sample: LoadSample, load: float, measured: str) -> GovernorDecision | None:
+        """Below a stepped-down target: step up once the headroom lasted, the cooldown
+        passed and the step above is predicted to fit."""
+        cfg = self.config
         if self._headroom_since is None:
             self._headroom_since = sample.t_s
         if sample.t_s - self._headroom_since < cfg.up_after_s:

@@ -14,6 +14,7 @@ import logging
 import os
 import types
 import typing
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -116,16 +117,7 @@ def _convert(value: Any, hint: Any, where: str, problems: list[str]) -> Any:
             return value
         raise _Mismatch(f"{value!r} is not one of {typing.get_args(hint)}")
     if origin in (typing.Union, types.UnionType):
-        for option in typing.get_args(hint):
-            try:
-                return _convert(value, option, where, problems)
-            except _Mismatch:
-                continue
-        raise _Mismatch(f"{value!r} does not fit {hint}")
-    if hint is type(None):
-        if value is None:
-            return None
-        raise _Mismatch("expected null")
+        return _first_fit(value, hint, where, problems)
     if origin is tuple:
         args = typing.get_args(hint)
         if not isinstance(value, list):
@@ -136,23 +128,40 @@ def _convert(value: Any, hint: Any, where: str, problems: list[str]) -> Any:
         if not isinstance(value, dict):
             raise _Mismatch(f"expected an object, got {type(value).__name__}")
         return build_dataclass(hint, value, where, problems)
-    if hint is bool:
-        if isinstance(value, bool):
-            return value
-        raise _Mismatch(f"expected true/false, got {value!r}")
-    if hint is int:
-        if isinstance(value, int) and not isinstance(value, bool):
-            return value
-        raise _Mismatch(f"expected a whole number, got {value!r}")
-    if hint is float:
-        if isinstance(value, int | float) and not isinstance(value, bool):
-            return float(value)
-        raise _Mismatch(f"expected a number, got {value!r}")
-    if hint is str:
-        if isinstance(value, str):
-            return value
-        raise _Mismatch(f"expected text, got {value!r}")
-    raise _Mismatch(f"unsupported type {hint}")
+    return _scalar(value, hint)
+
+
+def _first_fit(value: Any, union: Any, where: str, problems: list[str]) -> Any:
+    """The value as the first type of the union it fits."""
+    for option in typing.get_args(union):
+        try:
+            return _convert(value, option, where, problems)
+        except _Mismatch:
+            continue
+    raise _Mismatch(f"{value!r} does not fit {union}")
+
+
+# JSON scalars: what each type accepts, and what its error says was expected. JSON has
+# one number type; a bool is never a number here, although Python says it is an int.
+_SCALARS: dict[Any, tuple[Callable[[Any], bool], str]] = {
+    bool: (lambda v: isinstance(v, bool), "true/false"),
+    int: (lambda v: isinstance(v, int) and not isinstance(v, bool), "a whole number"),
+    float: (lambda v: isinstance(v, int | float) and not isinstance(v, bool), "a number"),
+    str: (lambda v: isinstance(v, str), "text"),
+}
+
+
+def _scalar(value: Any, hint: Any) -> Any:
+    if hint is type(None):
+        if value is None:
+            return None
+        raise _Mismatch("expected null")
+    if hint not in _SCALARS:
+        raise _Mismatch(f"unsupported type {hint}")
+    accepts, expected = _SCALARS[hint]
+    if not accepts(value):
+        raise _Mismatch(f"expected {expected}, got {value!r}")
+    return float(value) if hint is float else value
 
 
 def build_dataclass(cls: type[Any], data: dict[str, Any], where: str, problems: list[str]) -> Any:

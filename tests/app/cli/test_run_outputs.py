@@ -30,6 +30,23 @@ from app.cli.main import main
 DEMO = ["run", "--demo", "--size", "160x120", "--no-preview"]
 
 
+def _stream_url(
+    proc: subprocess.Popen[str], lines: queue.Queue[str], seen: list[str]
+) -> str | None:
+    """The stream URL `fusecam run` announces on stderr (within a minute), lines kept."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and proc.poll() is None:
+        try:
+            line = lines.get(timeout=0.5)
+        except queue.Empty:
+            continue
+        seen.append(line)
+        match = re.search(r"stream: (http://127\.0\.0\.1:\d+/stream\.mjpg)", line)
+        if match:
+            return match.group(1)
+    return None
+
+
 @pytest.mark.skipif(os.name != "posix", reason="stops the run with SIGINT (Ctrl-C)")
 def test_stream_record_and_delay_in_a_real_run(repo_root: Path, tmp_path: Path) -> None:
     out = tmp_path / "out.mkv"
@@ -57,16 +74,7 @@ def test_stream_record_and_delay_in_a_real_run(repo_root: Path, tmp_path: Path) 
 
     threading.Thread(target=pump, daemon=True).start()
     try:
-        url = None
-        deadline = time.monotonic() + 60
-        while url is None and time.monotonic() < deadline and proc.poll() is None:
-            try:
-                line = lines.get(timeout=0.5)
-            except queue.Empty:
-                continue
-            seen.append(line)
-            match = re.search(r"stream: (http://127\.0\.0\.1:\d+/stream\.mjpg)", line)
-            url = match.group(1) if match else None
+        url = _stream_url(proc, lines, seen)
         assert url is not None, "".join(seen)
         with urllib.request.urlopen(url.replace("stream.mjpg", "snapshot.jpg"), timeout=10) as r:
             snapshot = cv2.imdecode(np.frombuffer(r.read(), np.uint8), cv2.IMREAD_COLOR)

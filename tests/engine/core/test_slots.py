@@ -145,6 +145,30 @@ def test_double_buffer_wait_newer_times_out_with_the_current_front() -> None:
     assert time.monotonic() - started >= 0.04
 
 
+def _read_checked(
+    buffer: DoubleBuffer[tuple[int, np.ndarray]],
+    stop: threading.Event,
+    who: str,
+    failures: list[str],
+    seen: set[int],
+) -> None:
+    """Read until `stop`, noting any torn frame, mislabelled one or version going back."""
+    last = 0
+    while not stop.is_set():
+        version, item = buffer.read()
+        if version < last:
+            failures.append(f"{who}: version went back {last} -> {version}")
+        last = version
+        if item is None:
+            continue
+        k, frame = item
+        if k != version:
+            failures.append(f"{who}: item {k} published as version {version}")
+        if frame.min() != frame.max() or int(frame[0, 0, 0]) != k % 256:
+            failures.append(f"{who}: torn frame at version {version}")
+        seen.add(version)
+
+
 def test_double_buffer_concurrent_readers_never_see_torn_frames() -> None:
     """One writer publishes fresh read-only frames, each filled with one value; four
     readers read continuously for ~0.5 s. Every frame a reader sees is uniform and matches the
@@ -166,20 +190,7 @@ def test_double_buffer_concurrent_readers_never_see_torn_frames() -> None:
                 failures.append(f"writer: version {version} after {k} publishes")
 
     def reader(index: int) -> None:
-        last = 0
-        while not stop.is_set():
-            version, item = buffer.read()
-            if version < last:
-                failures.append(f"reader {index}: version went back {last} -> {version}")
-            last = version
-            if item is None:
-                continue
-            k, frame = item
-            if k != version:
-                failures.append(f"reader {index}: item {k} published as version {version}")
-            if frame.min() != frame.max() or int(frame[0, 0, 0]) != k % 256:
-                failures.append(f"reader {index}: torn frame at version {version}")
-            seen_versions[index].add(version)
+        _read_checked(buffer, stop, f"reader {index}", failures, seen_versions[index])
 
     threads = [threading.Thread(target=writer, daemon=True)]
     threads += [threading.Thread(target=reader, args=(i,), daemon=True) for i in range(4)]
