@@ -27,8 +27,8 @@ run: $(VENV)/.installed-app
 	$(BIN)/fusecam
 
 lint: $(VENV)/.installed-dev
-	$(BIN)/ruff check engine app tests packaging
-	$(BIN)/ruff format --check engine app tests packaging
+	$(BIN)/ruff check engine app tests tools
+	$(BIN)/ruff format --check engine app tests tools
 	$(BIN)/lint-imports
 
 typecheck: $(VENV)/.installed-dev

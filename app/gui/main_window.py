@@ -13,21 +13,18 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QByteArray, QEvent, QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QByteArray, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QCloseEvent,
     QDragEnterEvent,
     QDropEvent,
-    QKeyEvent,
     QKeySequence,
     QShortcut,
 )
 from PySide6.QtWidgets import (
-    QAbstractSpinBox,
     QApplication,
     QDockWidget,
     QLabel,
-    QLineEdit,
     QScrollArea,
     QVBoxLayout,
     QWidget,
@@ -370,18 +367,6 @@ class MainWindow(WindowActions):
             event.acceptProposedAction()
 
     # --- actions (menus and shortcuts) ----------------------------------------------------
-    def set_showing_original(self, on: bool) -> None:
-        self.showing_original = on
-        self.preview.set_caption("ORIGINAL" if on else "")
-        self.original_action.setChecked(on)
-        _, packet = self.core.engine.output.read()
-        if packet is not None:
-            self.preview.show_frame(packet.frame if on else packet.result)
-
-    def toggle_original(self) -> None:
-        self._original_toggled = not self.showing_original
-        self.set_showing_original(self._original_toggled)
-
     def show_notice(self) -> None:
         self.notice = ResponsibleUseNotice(self.core.engine.settings.output.synthetic_label, self)
         self.notice.accepted_with_label.connect(self._notice_accepted)
@@ -391,22 +376,6 @@ class MainWindow(WindowActions):
         self.state = dataclasses.replace(self.state, notice_accepted=True)
         self.core.apply("output.synthetic_label", label)
         self.schedule_save()
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        """Hold Space anywhere in this window to see the original (buttons don't eat it)."""
-        if event.type() in (QEvent.Type.KeyPress, QEvent.Type.KeyRelease):
-            key_event: QKeyEvent = event  # type: ignore[assignment]
-            if (
-                key_event.key() == Qt.Key.Key_Space
-                and isinstance(watched, QWidget)
-                and watched.window() is self
-                and not isinstance(watched, QLineEdit | QAbstractSpinBox)
-            ):
-                if not key_event.isAutoRepeat():
-                    pressed = event.type() == QEvent.Type.KeyPress
-                    self.set_showing_original(pressed or self._original_toggled)
-                return True
-        return super().eventFilter(watched, event)
 
     # --- screenshot and shutdown --------------------------------------------------------------
     def save_screenshot(self, path: Path) -> bool:

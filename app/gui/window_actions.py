@@ -8,14 +8,16 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QFileDialog, QMainWindow
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtGui import QAction, QKeyEvent
+from PySide6.QtWidgets import QAbstractSpinBox, QFileDialog, QLineEdit, QMainWindow, QWidget
 
 from app.gui.controllers.core import AppCore
 from app.gui.controllers.gallery import GalleryController, bundled_samples
 from app.gui.controllers.outputs import OutputsController
 from app.gui.widgets.controls import ControlPanel
 from app.gui.widgets.hud import HudOverlay
+from app.gui.widgets.preview import PreviewWidget
 from app.gui.widgets.shortcuts import ShortcutsDialog
 from engine.core.settings_paths import get_path
 from engine.sources.choice import InputChoice
@@ -31,17 +33,17 @@ class WindowActions(QMainWindow):
     gallery: GalleryController
     outputs: OutputsController
     hud: HudOverlay
+    preview: PreviewWidget
     hud_action: QAction  # set by build_menus (original_action too)
     original_action: QAction
     _last_enhancer_mode: str = "builtin"
+    showing_original = False
+    _original_toggled = False  # the original view is on without Space held
 
     def _user_input(self, choice: InputChoice) -> None:
         raise NotImplementedError
 
     def schedule_save(self) -> None:
-        raise NotImplementedError
-
-    def toggle_original(self) -> None:
         raise NotImplementedError
 
     def show_notice(self) -> None:
@@ -77,6 +79,35 @@ class WindowActions(QMainWindow):
 
     def show_shortcuts(self) -> None:
         ShortcutsDialog(self).open()
+
+    # --- the original view (menu, shortcut, Space held) ------------------------------------
+    def set_showing_original(self, on: bool) -> None:
+        self.showing_original = on
+        self.preview.set_caption("ORIGINAL" if on else "")
+        self.original_action.setChecked(on)
+        _, packet = self.core.engine.output.read()
+        if packet is not None:
+            self.preview.show_frame(packet.frame if on else packet.result)
+
+    def toggle_original(self) -> None:
+        self._original_toggled = not self.showing_original
+        self.set_showing_original(self._original_toggled)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """Hold Space anywhere in this window to see the original (buttons don't eat it)."""
+        if event.type() in (QEvent.Type.KeyPress, QEvent.Type.KeyRelease):
+            key_event: QKeyEvent = event  # type: ignore[assignment]
+            if (
+                key_event.key() == Qt.Key.Key_Space
+                and isinstance(watched, QWidget)
+                and watched.window() is self
+                and not isinstance(watched, QLineEdit | QAbstractSpinBox)
+            ):
+                if not key_event.isAutoRepeat():
+                    pressed = event.type() == QEvent.Type.KeyPress
+                    self.set_showing_original(pressed or self._original_toggled)
+                return True
+        return super().eventFilter(watched, event)
 
     # --- toggles -------------------------------------------------------------------------
     def _toggle(self, path: str) -> None:

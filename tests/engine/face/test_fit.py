@@ -268,7 +268,7 @@ def test_canonical_mesh_provenance_names_the_bundled_portraits() -> None:
 def test_canonical_mesh_is_reproduced_by_its_script(
     repo_root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    script = repo_root / "packaging" / "derive_canonical_mesh.py"
+    script = repo_root / "tools" / "derive_canonical_mesh.py"
     spec = importlib.util.spec_from_file_location("derive_canonical_mesh", script)
     assert spec is not None
     assert spec.loader is not None

