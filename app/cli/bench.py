@@ -9,13 +9,13 @@ import json
 from pathlib import Path
 
 from app.cli.inputs import add_input_options, make_source, parse_size
-from app.cli.options import Subparsers, existing_file, positive
+from app.cli.options import Subparsers, add_source_option, positive
 from engine.core.settings import EngineSettings
 
 
 def add_parser(sub: Subparsers) -> None:
     bench = sub.add_parser("bench", help="measure speed and memory (JSON + table)")
-    bench.add_argument("--source", type=existing_file, action="append", metavar="FACE")
+    add_source_option(bench)
     add_input_options(bench, camera=False)
     bench.add_argument(
         "--size",

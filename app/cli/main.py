@@ -14,7 +14,7 @@ import cv2
 
 from app.cli import bench, models, run, swap
 from app.cli.inputs import add_input_options, asked_source
-from app.cli.options import existing_file, positive
+from app.cli.options import add_source_option, positive
 from engine.core.imageio import ImageReadError, ImageWriteError
 from engine.core.settings import EngineSettings
 from engine.models.onnx import ModelLoadError
@@ -54,13 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("-v", "--verbose", action="store_true", help="log more")
     add_input_options(parser)
-    parser.add_argument(
-        "--source",
-        type=existing_file,
-        action="append",
-        metavar="FACE",
-        help="source face image (repeat for several photos of one person)",
-    )
+    add_source_option(parser, "source face image (repeat for several photos of one person)")
     parser.add_argument(
         "--screenshot",
         type=Path,

@@ -33,6 +33,20 @@ def positive(text: str) -> int:
     return value
 
 
+def add_source_option(
+    parser: argparse.ArgumentParser, help_text: str | None = None, *, required: bool = False
+) -> None:
+    """`--source FACE`, repeatable: photos of the one person whose face goes on."""
+    parser.add_argument(
+        "--source",
+        type=existing_file,
+        action="append",
+        required=required,
+        metavar="FACE",
+        help=help_text,
+    )
+
+
 def float_in(low: float, high: float, what: str) -> Callable[[str], float]:
     """An argparse type: a number in low..high; `what` names it in the error."""
 

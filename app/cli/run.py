@@ -13,7 +13,7 @@ from app.cli.inputs import add_input_options, make_source, parse_size
 from app.cli.options import (
     Subparsers,
     add_quality_options,
-    existing_file,
+    add_source_option,
     fps,
     int_in,
     positive,
@@ -62,13 +62,7 @@ def _endpoint(text: str) -> tuple[str, int]:
 
 def add_parser(sub: Subparsers) -> None:
     run = sub.add_parser("run", help="headless live processing")
-    run.add_argument(
-        "--source",
-        type=existing_file,
-        action="append",
-        metavar="FACE",
-        help="source face image (default: a bundled sample face)",
-    )
+    add_source_option(run, "source face image (default: a bundled sample face)")
     add_input_options(run)
     run.add_argument("--record", type=Path, metavar="OUT.mp4", help="record the output")
     run.add_argument("--frames", type=positive, metavar="N", help="stop after N frames")

@@ -7,7 +7,13 @@ import argparse
 import sys
 from pathlib import Path
 
-from app.cli.options import Subparsers, add_pipeline_options, existing_file, with_quality_options
+from app.cli.options import (
+    Subparsers,
+    add_pipeline_options,
+    add_source_option,
+    existing_file,
+    with_quality_options,
+)
 from engine.core.imageio import read_image
 from engine.core.settings import EngineSettings
 from engine.models.onnx import ModelLoadError
@@ -16,14 +22,7 @@ from engine.sources.video import VideoFileSource
 
 def add_parser(sub: Subparsers) -> None:
     swap = sub.add_parser("swap", help="swap one image or video offline")
-    swap.add_argument(
-        "--source",
-        type=existing_file,
-        action="append",
-        required=True,
-        metavar="FACE",
-        help="source face image (repeatable)",
-    )
+    add_source_option(swap, "source face image (repeatable)", required=True)
     swap.add_argument("--target", type=existing_file, required=True, metavar="IMAGE_OR_VIDEO")
     swap.add_argument("--output", type=Path, required=True, metavar="OUT")
     add_pipeline_options(swap)
