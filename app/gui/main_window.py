@@ -50,6 +50,7 @@ from engine.runtime.enhancer_cost import EnhancerCostMeter
 from engine.runtime.face_selection import FaceSelection
 from engine.runtime.previews import MiniPreviewRenderer
 from engine.runtime.settings_store import AppState
+from engine.sources import CameraSource
 from engine.sources.base import FrameSource
 from engine.sources.choice import InputChoice, choice_for_source
 
@@ -268,7 +269,7 @@ class MainWindow(WindowActions):
             self.controls.set_enhancer_cost(f"cost — {cost.text()}")
         self._show_fallbacks()
         source = self.core.session.source
-        lost = bool(getattr(source, "lost", False))
+        lost = isinstance(source, CameraSource) and source.lost
         if self._camera_lost and not lost:
             self.messages.post("The camera is back.", "info")
         self._camera_lost = lost

@@ -80,5 +80,6 @@ def choice_for_source(source: FrameSource, base: InputChoice) -> InputChoice:
         return dataclasses.replace(base, kind="demo", path=None)
     if isinstance(source, CameraSource):
         return dataclasses.replace(base, kind="camera", device=source.device, path=None)
-    path = getattr(source, "path", None)
-    return dataclasses.replace(base, kind="file", path=str(path)) if path else base
+    if isinstance(source, ImageSource | VideoFileSource):
+        return dataclasses.replace(base, kind="file", path=str(source.path))
+    return base
