@@ -1,6 +1,6 @@
 # Two commands for a fresh machine (Python 3.11+ with venv):
 #   make run   — create .venv, install, start the app (demo source when there is no camera)
-#   make test  — create .venv, install with dev tools, run ruff, mypy and the tests
+#   make test  — create .venv, install with dev tools, run ruff, import contracts, mypy, tests
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -27,8 +27,9 @@ run: $(VENV)/.installed-app
 	$(BIN)/fusecam
 
 lint: $(VENV)/.installed-dev
-	$(BIN)/ruff check engine app tests packaging
-	$(BIN)/ruff format --check engine app tests packaging
+	$(BIN)/ruff check engine app tests tools
+	$(BIN)/ruff format --check engine app tests tools
+	$(BIN)/lint-imports
 
 typecheck: $(VENV)/.installed-dev
 	$(BIN)/mypy

@@ -1,1 +1,2 @@
-"""Fusecam desktop app and command line. The only package that imports PySide6."""
+"""Fusecam's front-ends only: app/cli (argparse) and app/gui (Qt, the only code that
+imports PySide6). Everything they drive is in engine/."""

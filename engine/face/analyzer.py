@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from engine.core.paths import MODELS_DIR
+from engine.core.settings import DetectionSettings, ExecutionProvider
+from engine.core.types import Frame
 from engine.face.detector import BlazeFaceDetector, main_face_index
 from engine.face.landmarker import FaceMesh
+from engine.face.records import Detection, Face
 from engine.face.roi import roi_from_detection, roi_from_landmarks
-from engine.faces import Detection, Face
-from engine.onnx_session import ProviderChoice, load_model
-from engine.paths import MODELS_DIR
-from engine.settings import DetectionSettings
-from engine.types import Frame
+from engine.models.onnx import load_model
 
 _MIN_FRAME_PX = 16
 
@@ -36,7 +36,7 @@ class FaceAnalyzer:
         self.mesh = mesh
 
     @classmethod
-    def bundled(cls, provider: ProviderChoice = "auto") -> FaceAnalyzer:
+    def bundled(cls, provider: ExecutionProvider = "auto") -> FaceAnalyzer:
         def load(name: str) -> object:
             return load_model(MODELS_DIR / f"{name}.onnx", name=name, provider=provider)
 

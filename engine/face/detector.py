@@ -9,10 +9,10 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from engine.face.anchors import FULL_RANGE, SHORT_RANGE, AnchorSpec
-from engine.faces import Detection
-from engine.onnx_session import LoadedModel
-from engine.types import Frame
+from engine.core.types import Frame
+from engine.face.anchors import AnchorSpec, anchor_spec
+from engine.face.records import Detection
+from engine.models.onnx import LoadedModel
 
 # Both BlazeFace heads: 16 values per anchor = box (cx, cy, w, h) + 6 keypoints (x, y).
 _NUM_KEYPOINTS = 6
@@ -127,11 +127,11 @@ class BlazeFaceDetector:
 
     @classmethod
     def short_range(cls, model: LoadedModel) -> BlazeFaceDetector:
-        return cls(model, SHORT_RANGE)
+        return cls(model, anchor_spec("face_detection_short_range"))
 
     @classmethod
     def full_range(cls, model: LoadedModel) -> BlazeFaceDetector:
-        return cls(model, FULL_RANGE)
+        return cls(model, anchor_spec("face_detection_full_range"))
 
     def detect(
         self, frame: Frame, score_threshold: float = 0.5, min_face_px: float = 0.0

@@ -8,14 +8,13 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from engine.core.types import F32, Frame, Landmarks
 from engine.face.mesh import MeshTopology, canonical_neutral, inside_lips, topology
 from engine.face.procrustes import euler_deg, similarity
+from engine.face.records import FaceFit, Pose
 from engine.face.sh import fit_sh
-from engine.faces import FaceFit, Pose
-from engine.types import Frame, Landmarks
 
 F64 = NDArray[np.float64]
-F32 = NDArray[np.float32]
 
 EXPRESSION_NAMES = (
     "jaw_open",

@@ -7,9 +7,9 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from engine.core.types import Frame, Landmarks
 from engine.face.roi import Roi, crop_points_to_frame, crop_rgb
-from engine.onnx_session import LoadedModel
-from engine.types import Frame, Landmarks
+from engine.models.onnx import LoadedModel
 
 NUM_LANDMARKS = 468
 

@@ -2,7 +2,7 @@
 
 Topology (triangles, UVs, region contours) is MediaPipe's (Apache-2.0, see
 resources/mesh/LICENSE_SOURCES.md). The canonical neutral shape is our own, derived by
-packaging/derive_canonical_mesh.py from the bundled public-domain portraits.
+tools/derive_canonical_mesh.py from the bundled public-domain portraits.
 Canonical axes follow the image: x right, y down, z away from the camera.
 """
 
@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from engine.paths import RESOURCES_DIR
+from engine.core.paths import RESOURCES_DIR
 
 MESH_DIR = RESOURCES_DIR / "mesh"
 TOPOLOGY_FILE = MESH_DIR / "canonical_face_model.npz"

@@ -10,8 +10,8 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from engine.faces import Detection
-from engine.types import Affine, Frame
+from engine.core.types import Affine, Frame
+from engine.face.records import Detection
 
 # Mesh points MediaPipe uses for the eye line (outer eye corners) when tracking.
 RIGHT_EYE_CORNER = 33

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-F32 = NDArray[np.float32]
+from engine.core.types import F32
 
 
 def sh_basis(normals: NDArray[np.floating]) -> F32:

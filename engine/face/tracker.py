@@ -10,12 +10,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from engine.core.settings import DetectionSettings, TrackingSettings
+from engine.core.types import Landmarks
 from engine.face.detector import main_face_index
 from engine.face.one_euro import OneEuroFilter
+from engine.face.records import Detection
 from engine.face.roi import Roi, box_iou, roi_from_detection, roi_from_landmarks
-from engine.faces import Detection
-from engine.settings import DetectionSettings, TrackingSettings
-from engine.types import Landmarks
 
 _MATCH_IOU = 0.3  # a detection this close to a track is the same face
 

@@ -9,12 +9,11 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from engine.core.types import F32, Frame
 from engine.face.roi import Roi, crop_points_to_frame, crop_rgb
 from engine.hands.palm import upright_angle
-from engine.onnx_session import LoadedModel
-from engine.types import Frame
+from engine.models.onnx import LoadedModel
 
-F32 = NDArray[np.float32]
 NUM_LANDMARKS = 21
 WRIST = 0
 INDEX_MCP, MIDDLE_MCP, RING_MCP = 5, 9, 13

@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from engine.types import Mask
+from engine.core.types import Mask
 
 PALM = (0, 1, 2, 5, 9, 13, 17)
 FINGERS = ((1, 2, 3, 4), (5, 6, 7, 8), (9, 10, 11, 12), (13, 14, 15, 16), (17, 18, 19, 20))

@@ -9,18 +9,16 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from engine.face.anchors import AnchorSpec
+from engine.core.types import F32, Frame
+from engine.face.anchors import anchor_spec
 from engine.face.detector import decode_anchors, letterbox, weighted_nms
 from engine.face.roi import Roi
-from engine.onnx_session import LoadedModel
-from engine.types import Frame
-
-F32 = NDArray[np.float32]
+from engine.models.onnx import LoadedModel
 
 # The manifest's `anchors` options for palm_detection (MediaPipe's palm_detection_cpu graph):
 # 192 px input, strides 8/16/16/16, one fixed-size anchor per aspect ratio plus the
 # interpolated one: 24·24·2 + 12·12·6 = 2016 anchors.
-PALM_ANCHORS = AnchorSpec(192, (8, 16, 16, 16), interpolated_scale=True)
+PALM_MODEL = "palm_detection"
 NUM_KEYPOINTS = 7  # wrist centre, index/middle/ring/pinky MCP, thumb CMC and MCP
 _COORDS = 4 + 2 * NUM_KEYPOINTS
 
@@ -63,8 +61,8 @@ def palm_roi(palm: Palm) -> Roi:
 class PalmDetector:
     def __init__(self, model: LoadedModel) -> None:
         self.model = model
-        self.spec = PALM_ANCHORS
-        self.anchors = PALM_ANCHORS.generate()
+        self.spec = anchor_spec(PALM_MODEL)
+        self.anchors = self.spec.generate()
         inputs = model.session.get_inputs()
         self._input_name = inputs[0].name
         outputs = model.session.get_outputs()

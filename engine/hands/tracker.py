@@ -9,15 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
-from numpy.typing import NDArray
-
+from engine.core.types import F32, Frame
 from engine.face.roi import Roi, box_iou
 from engine.hands.landmarks import HandLandmarker, roi_from_hand_landmarks
 from engine.hands.palm import PalmDetector, palm_roi
-from engine.types import Frame
 
-F32 = NDArray[np.float32]
 _SAME_HAND_IOU = 0.4  # a palm this close to a tracked hand is that hand
 
 

@@ -1,6 +1,5 @@
-"""Model manager: manifest, on-disk store, verified downloads, user-supplied models.
-
-The API the GUI's models dialog uses (see docs/models.md):
+"""Model manager: manifest, on-disk store, verified downloads, user-supplied models, and
+the onnxruntime sessions they run in (engine.models.onnx). `fusecam models` drives it:
 
     store = ModelStore()                       # manifest + user folder
     store.list_status()                        # [ModelStatus(spec, path, state, ...)]

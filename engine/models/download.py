@@ -13,8 +13,9 @@ import http.client
 import logging
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, BinaryIO
 from urllib.error import HTTPError, URLError
 from urllib.request import Request, urlopen
 
@@ -86,48 +87,90 @@ def download_model(
         if status.state == "ready":
             return DownloadResult(name, final, already_present=True)
         log.warning("model %s: %s; downloading a fresh copy", name, status.detail)
+    mirrors = _mirrors(store, spec, urls, accept_licence)
+    store.models_dir.mkdir(parents=True, exist_ok=True)
+    fetch = _Fetch(spec, store.part_path(spec), final, progress, cancel, timeout_s)
+    for url in mirrors:
+        result = fetch.from_mirror(url, retries, only_mirror=len(mirrors) == 1)
+        if result is not None:
+            return result
+    part = fetch.part
+    kept = f"; {part.stat().st_size} bytes kept in {part} to resume" if part.is_file() else ""
+    raise DownloadError(
+        f"model {name!r} could not be downloaded{kept}: " + "; ".join(fetch.failures)
+    )
+
+
+def _mirrors(
+    store: ModelStore, spec: ModelSpec, urls: tuple[str, ...] | None, accept_licence: bool
+) -> tuple[str, ...]:
+    """Where to download from; refuses a model without a URL or an unconfirmed licence."""
     mirrors = tuple(urls) if urls else spec.urls
     if not mirrors:
         raise DownloadError(
-            f"model {name!r} has no download URL; place {spec.file} "
+            f"model {spec.name!r} has no download URL; place {spec.file} "
             f"(SHA-256 {spec.sha256}) in {store.models_dir}"
         )
     if needs_licence_acceptance(spec) and not accept_licence:
         raise LicenceNotAccepted(
-            f"model {name!r}: show the licence notice and confirm it first ({spec.licence})"
+            f"model {spec.name!r}: show the licence notice and confirm it first ({spec.licence})"
         )
-    store.models_dir.mkdir(parents=True, exist_ok=True)
-    part = store.part_path(spec)
-    failures: list[str] = []
-    for url in mirrors:
+    return mirrors
+
+
+@dataclass(slots=True)
+class _Fetch:
+    """One model's download: tries mirrors in turn, resuming the `.part` file."""
+
+    spec: ModelSpec
+    part: Path
+    final: Path
+    progress: ProgressCallback | None
+    cancel: CancelCheck | None
+    timeout_s: float
+    failures: list[str] = field(default_factory=list)
+
+    def from_mirror(self, url: str, retries: int, *, only_mirror: bool) -> DownloadResult | None:
+        """The finished download from `url`, or None to try the next mirror."""
+        spec = self.spec
         for attempt in range(retries + 1):
-            resumed_from = part.stat().st_size if part.is_file() else 0
+            resumed_from = self.part.stat().st_size if self.part.is_file() else 0
             try:
                 fetched = _fetch(
-                    url, part, spec, progress=progress, cancel=cancel, timeout_s=timeout_s
+                    url,
+                    self.part,
+                    spec,
+                    progress=self.progress,
+                    cancel=self.cancel,
+                    timeout_s=self.timeout_s,
                 )
             except _Interrupted as exc:
-                failures.append(f"{url}: {exc}")
-                log.info("model %s: attempt %d from %s failed: %s", name, attempt + 1, url, exc)
+                self.failures.append(f"{url}: {exc}")
+                log.info(
+                    "model %s: attempt %d from %s failed: %s", spec.name, attempt + 1, url, exc
+                )
                 if exc.retry:
                     continue
-                break
-            digest = _sha256_of(part)
+                return None
+            digest = _sha256_of(self.part)
             if digest != spec.sha256:
-                part.unlink(missing_ok=True)
-                failures.append(f"{url}: SHA-256 {digest} instead of {spec.sha256}")
-                if len(mirrors) == 1:
-                    raise ChecksumMismatch(
-                        f"model {name!r}: the file from {url} has SHA-256 {digest}, expected "
-                        f"{spec.sha256}; it was deleted. The mirror serves a different or "
-                        "damaged file; try again later, another --url, or place the file by hand"
-                    )
-                break  # a bad mirror: next URL, from scratch
-            os.replace(part, final)
-            write_stamp(final, digest)
-            return DownloadResult(name, final, False, url, fetched, resumed_from)
-    kept = f"; {part.stat().st_size} bytes kept in {part} to resume" if part.is_file() else ""
-    raise DownloadError(f"model {name!r} could not be downloaded{kept}: " + "; ".join(failures))
+                self._bad_file(url, digest, only_mirror)
+                return None  # a bad mirror: next URL, from scratch
+            os.replace(self.part, self.final)
+            write_stamp(self.final, digest)
+            return DownloadResult(spec.name, self.final, False, url, fetched, resumed_from)
+        return None
+
+    def _bad_file(self, url: str, digest: str, only_mirror: bool) -> None:
+        spec = self.spec
+        self.part.unlink(missing_ok=True)
+        self.failures.append(f"{url}: SHA-256 {digest} instead of {spec.sha256}")
+        if only_mirror:
+            raise ChecksumMismatch(
+                f"model {spec.name!r}: the file from {url} has SHA-256 {digest}, expected "
+                f"{spec.sha256}; it was deleted. The mirror serves a different or "
+                "damaged file; try again later, another --url, or place the file by hand"
+            )
 
 
 def _sha256_of(path: Path) -> str:
@@ -150,58 +193,83 @@ def _fetch(
     if spec.size_bytes is not None and offset > spec.size_bytes:
         part.unlink()  # longer than the model can be: not ours to resume
         offset = 0
+    response = _open(url, offset, timeout_s)
+    if response is None:
+        return 0  # the server has nothing past our offset: the .part is complete
+    with response:
+        start = _resume_point(response, offset)
+        length = response.headers.get("Content-Length")
+        expected = int(length) if length and length.isdigit() else None
+        total = start + expected if expected is not None else spec.size_bytes
+        with part.open("r+b" if start else "wb") as out:
+            out.seek(start)
+            out.truncate()
+            received = _copy(response, out, start, total, spec, part, progress, cancel)
+        if expected is not None and received < expected:
+            raise _Interrupted(f"connection closed after {start + received} of {total} bytes")
+    return received
+
+
+def _open(url: str, offset: int, timeout_s: float) -> Any:
+    """The HTTP response for `url` from byte `offset`; None when nothing is left past it."""
     request = Request(url, headers={"User-Agent": USER_AGENT, "Accept-Encoding": "identity"})
     if offset:
         request.add_header("Range", f"bytes={offset}-")
     try:
-        response = urlopen(request, timeout=timeout_s)
+        return urlopen(request, timeout=timeout_s)
     except HTTPError as exc:
         if exc.code == 416 and offset:
-            return 0  # the server has nothing past our offset: the .part is complete
+            return None
         # 4xx means this URL will not work however often we ask (timeouts/limits aside).
         retry = exc.code >= 500 or exc.code in (408, 429)
         raise _Interrupted(f"HTTP {exc.code} {exc.reason}", retry=retry) from None
     except (URLError, OSError, http.client.HTTPException) as exc:
         raise _Interrupted(str(getattr(exc, "reason", exc))) from None
-    with response:
-        start = offset
-        if offset and response.status == 206:
-            match = _CONTENT_RANGE.match(response.headers.get("Content-Range", ""))
-            if match is None or int(match.group(1)) != offset:
-                raise _Interrupted("server answered the resume with the wrong byte range")
-        elif response.status == 200:
-            start = 0  # no range support: start over
-        else:
-            raise _Interrupted(f"unexpected HTTP status {response.status}")
-        length = response.headers.get("Content-Length")
-        expected = int(length) if length and length.isdigit() else None
-        total = start + expected if expected is not None else spec.size_bytes
-        limit = 2 * spec.size_bytes if spec.size_bytes else None
-        received = 0
-        with part.open("r+b" if start else "wb") as out:
-            out.seek(start)
-            out.truncate()
-            done = start
-            if progress is not None:
-                progress(done, total)
-            while True:
-                if cancel is not None and cancel():
-                    raise DownloadCancelled(
-                        f"download of {spec.name!r} cancelled; {done} bytes kept in {part}"
-                    )
-                try:
-                    chunk = response.read(CHUNK_BYTES)
-                except (OSError, http.client.HTTPException) as exc:
-                    raise _Interrupted(f"connection lost after {done} bytes ({exc!r})") from None
-                if not chunk:
-                    break
-                out.write(chunk)
-                received += len(chunk)
-                done += len(chunk)
-                if progress is not None:
-                    progress(done, total)
-                if limit is not None and done > limit:
-                    raise _Interrupted(f"server sent more than {limit} bytes")
-        if expected is not None and received < expected:
-            raise _Interrupted(f"connection closed after {done} of {total} bytes")
-    return received
+
+
+def _resume_point(response: Any, offset: int) -> int:
+    """Where the response's bytes go in the file: `offset` when the server resumed."""
+    if offset and response.status == 206:
+        match = _CONTENT_RANGE.match(response.headers.get("Content-Range", ""))
+        if match is None or int(match.group(1)) != offset:
+            raise _Interrupted("server answered the resume with the wrong byte range")
+        return offset
+    if response.status == 200:
+        return 0  # no range support: start over
+    raise _Interrupted(f"unexpected HTTP status {response.status}")
+
+
+def _copy(
+    response: Any,
+    out: BinaryIO,
+    start: int,
+    total: int | None,
+    spec: ModelSpec,
+    part: Path,
+    progress: ProgressCallback | None,
+    cancel: CancelCheck | None,
+) -> int:
+    """Response body → file, chunk by chunk; returns the bytes received."""
+    limit = 2 * spec.size_bytes if spec.size_bytes else None
+    received = 0
+    done = start
+    if progress is not None:
+        progress(done, total)
+    while True:
+        if cancel is not None and cancel():
+            raise DownloadCancelled(
+                f"download of {spec.name!r} cancelled; {done} bytes kept in {part}"
+            )
+        try:
+            chunk = response.read(CHUNK_BYTES)
+        except (OSError, http.client.HTTPException) as exc:
+            raise _Interrupted(f"connection lost after {done} bytes ({exc!r})") from None
+        if not chunk:
+            return received
+        out.write(chunk)
+        received += len(chunk)
+        done += len(chunk)
+        if progress is not None:
+            progress(done, total)
+        if limit is not None and done > limit:
+            raise _Interrupted(f"server sent more than {limit} bytes")

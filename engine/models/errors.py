@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.onnx_session import ModelLoadError
+from engine.models.onnx import ModelLoadError
 
 
 class ModelError(ModelLoadError):

@@ -15,8 +15,8 @@ from types import MappingProxyType
 from typing import Any
 from urllib.parse import urlsplit
 
+from engine.core.paths import MODELS_DIR
 from engine.models.errors import ManifestError, UnknownModelError
-from engine.paths import MODELS_DIR
 
 MANIFEST_PATH = MODELS_DIR / "manifest.json"
 

@@ -14,6 +14,7 @@ from typing import Literal
 
 import platformdirs
 
+from engine.core.paths import MODELS_DIR
 from engine.models.errors import ModelCorruptError, ModelMissingError
 from engine.models.hashing import (
     CancelCheck,
@@ -24,8 +25,14 @@ from engine.models.hashing import (
     write_stamp,
 )
 from engine.models.manifest import MANIFEST_PATH, Manifest, ModelSpec, load_manifest
-from engine.models.user import USER_REGISTRY, load_user_specs, unchanged_since_registration
-from engine.paths import MODELS_DIR
+from engine.models.user import (
+    USER_REGISTRY,
+    SignatureCheck,
+    load_user_specs,
+    register_user_model,
+    unchanged_since_registration,
+    unregister_user_model,
+)
 
 DATA_DIR_ENV = "FUSECAM_DATA_DIR"
 
@@ -94,6 +101,15 @@ class ModelStore:
 
     def spec(self, name: str) -> ModelSpec:
         return self.manifest.get(name)
+
+    def register_user_model(
+        self, path: Path, family: str, name: str | None = None, *, check: SignatureCheck
+    ) -> ModelSpec:
+        """Record a model file the user supplies (engine.neural.signature checks it first)."""
+        return register_user_model(self.manifest, self.models_dir, path, family, name, check=check)
+
+    def unregister_user_model(self, name: str) -> bool:
+        return unregister_user_model(self.models_dir, name)
 
     def requirements(self, name: str) -> list[ModelSpec]:
         """`name` and everything it needs, dependencies first, each once."""

@@ -11,18 +11,18 @@ import json
 import os
 import re
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.models.errors import ManifestError, ModelError
 from engine.models.hashing import sha256_file
-from engine.models.manifest import ModelSpec
-
-if TYPE_CHECKING:
-    from engine.models.store import ModelStore
+from engine.models.manifest import Manifest, ModelSpec
 
 USER_REGISTRY = "user_models.json"
+# Raises SignatureError when a file does not run as the family (engine.neural.signature:
+# the model families are built on this package, so the check is handed in, not imported).
+SignatureCheck = Callable[[Path, str], None]
 USER_LICENCE = "unknown (user supplied)"
 USER_NOTICE = (
     "User-supplied model: Fusecam did not download this file and cannot check where it "
@@ -87,20 +87,22 @@ def default_user_name(path: Path) -> str:
 
 
 def register_user_model(
-    store: ModelStore, path: Path, family: str, name: str | None = None
+    manifest: Manifest,
+    models_dir: Path,
+    path: Path,
+    family: str,
+    name: str | None = None,
+    *,
+    check: SignatureCheck,
 ) -> ModelSpec:
     """Check `path` fits `family`'s signature, record its hash, and make it resolvable."""
-    # engine.neural builds on engine.models; importing it at module level would be circular.
-    from engine.neural.signature import check_signature
-
     path = path.expanduser().resolve()
     if not path.is_file():
         raise ModelError(f"{path}: no such model file")
     name = name or default_user_name(path)
-    manifest = store.manifest
     if name in manifest and not manifest.get(name).user_supplied:
         raise ModelError(f"name {name!r} belongs to a manifest model; choose another --name")
-    check_signature(path, family)
+    check(path, family)
     digest = sha256_file(path)
     entry = {
         "name": name,
@@ -113,20 +115,22 @@ def register_user_model(
         "mtime_ns": path.stat().st_mtime_ns,
         "registered": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
     }
-    spec = _entry_to_spec(entry, store.user_registry)  # validates before anything is written
-    entries = [e for e in _read(store.user_registry) if e.get("name") != name]
+    registry = models_dir / USER_REGISTRY
+    spec = _entry_to_spec(entry, registry)  # validates before anything is written
+    entries = [e for e in _read(registry) if e.get("name") != name]
     entries.append(entry)
-    store.models_dir.mkdir(parents=True, exist_ok=True)
-    tmp = store.user_registry.with_suffix(".tmp")
+    models_dir.mkdir(parents=True, exist_ok=True)
+    tmp = registry.with_suffix(".tmp")
     tmp.write_text(json.dumps({"models": entries}, indent=2) + "\n", encoding="utf-8")
-    os.replace(tmp, store.user_registry)
+    os.replace(tmp, registry)
     return spec
 
 
-def unregister_user_model(store: ModelStore, name: str) -> bool:
-    entries = _read(store.user_registry)
+def unregister_user_model(models_dir: Path, name: str) -> bool:
+    registry = models_dir / USER_REGISTRY
+    entries = _read(registry)
     kept = [e for e in entries if e.get("name") != name]
     if len(kept) == len(entries):
         return False
-    store.user_registry.write_text(json.dumps({"models": kept}, indent=2) + "\n", "utf-8")
+    registry.write_text(json.dumps({"models": kept}, indent=2) + "\n", "utf-8")
     return True

@@ -12,9 +12,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from engine.types import Affine
-
-F32 = NDArray[np.float32]
+from engine.core.types import F32, Affine
 
 # MediaPipe mesh eye contours. The "right" eye is the subject's right, which is on the
 # image's left in an unmirrored photo, i.e. the template's first point.

@@ -7,13 +7,12 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
+from engine.core.settings import ExecutionProvider
+from engine.core.types import F32
 from engine.models.errors import SignatureError
 from engine.neural.align import arcface_template, similarity_transform, warp_crop
 from engine.neural.latent import normalise
 from engine.neural.runner import OnnxRunner, rgb_blob
-from engine.onnx_session import ProviderChoice
-
-F32 = NDArray[np.float32]
 
 
 class ArcFaceEmbedder:
@@ -44,7 +43,7 @@ class ArcFaceEmbedder:
         cls,
         path: Path,
         *,
-        provider: ProviderChoice = "auto",
+        provider: ExecutionProvider = "auto",
         io_binding: bool | None = None,
         mean: float = 127.5,
         std: float = 127.5,

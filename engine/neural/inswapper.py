@@ -8,14 +8,13 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
+from engine.core.settings import ExecutionProvider
+from engine.core.types import F32
 from engine.models.errors import SignatureError
 from engine.neural.align import arcface_template
 from engine.neural.latent import project
 from engine.neural.onnx_initializer import read_last_initializer
 from engine.neural.runner import OnnxRunner, rgb_blob
-from engine.onnx_session import ProviderChoice
-
-F32 = NDArray[np.float32]
 
 
 class InSwapper:
@@ -61,7 +60,7 @@ class InSwapper:
         cls,
         path: Path,
         *,
-        provider: ProviderChoice = "auto",
+        provider: ExecutionProvider = "auto",
         io_binding: bool | None = None,
         mean: float = 0.0,
         std: float = 255.0,

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import NDArray
 
-F32 = NDArray[np.float32]
+from engine.core.types import F32
 
 _EPS = 1e-8
 

@@ -7,14 +7,14 @@ import logging
 from dataclasses import dataclass
 from pathlib import Path
 
+from engine.core.settings import ModelSettings
 from engine.models.errors import ModelMissingError, SignatureError
 from engine.models.manifest import ModelSpec
+from engine.models.onnx import requested_providers
 from engine.models.store import ModelStore
 from engine.neural.arcface import ArcFaceEmbedder
 from engine.neural.inswapper import InSwapper
 from engine.neural.restorer import FaceRestorer
-from engine.onnx_session import requested_providers
-from engine.settings import ModelSettings
 
 log = logging.getLogger(__name__)
 

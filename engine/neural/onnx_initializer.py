@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import mmap
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -81,39 +82,53 @@ def _packed_varints(buf: memoryview, start: int, end: int) -> list[int]:
     return values
 
 
-def _tensor(buf: memoryview, start: int, end: int) -> tuple[str, NDArray[np.float32]]:
-    dims: list[int] = []
-    data_type = 0
-    name = ""
+@dataclass(slots=True)
+class _TensorFields:
+    """The TensorProto fields an initializer's value is rebuilt from."""
+
+    dims: list[int] = field(default_factory=list)
+    data_type: int = 0
+    name: str = ""
     raw: bytes | None = None
-    floats: list[bytes] = []
-    int32s: list[int] = []
-    for field, wire, a, b in _fields(buf, start, end):
-        if field == _T_DIMS:
-            dims.extend([b] if wire == _VARINT else _packed_varints(buf, a, b))
-        elif field == _T_DATA_TYPE and wire == _VARINT:
-            data_type = b
-        elif field == _T_NAME and wire == _LENGTH:
-            name = bytes(buf[a:b]).decode("utf-8", "replace")
-        elif field == _T_RAW_DATA and wire == _LENGTH:
-            raw = bytes(buf[a:b])
-        elif field == _T_FLOAT_DATA:
-            floats.append(bytes(buf[a:b]))
-        elif field == _T_INT32_DATA:
-            int32s.extend([b] if wire == _VARINT else _packed_varints(buf, a, b))
-        elif field == _T_DATA_LOCATION and wire == _VARINT and b == 1:
-            raise _Malformed(f"initializer {name or '?'} is stored in an external data file")
+    floats: list[bytes] = field(default_factory=list)
+    int32s: list[int] = field(default_factory=list)
+
+
+def _tensor_fields(buf: memoryview, start: int, end: int) -> _TensorFields:
+    out = _TensorFields()
+    for tag, wire, a, b in _fields(buf, start, end):
+        if tag == _T_DIMS:
+            out.dims.extend([b] if wire == _VARINT else _packed_varints(buf, a, b))
+        elif tag == _T_DATA_TYPE and wire == _VARINT:
+            out.data_type = b
+        elif tag == _T_NAME and wire == _LENGTH:
+            out.name = bytes(buf[a:b]).decode("utf-8", "replace")
+        elif tag == _T_RAW_DATA and wire == _LENGTH:
+            out.raw = bytes(buf[a:b])
+        elif tag == _T_FLOAT_DATA:
+            out.floats.append(bytes(buf[a:b]))
+        elif tag == _T_INT32_DATA:
+            out.int32s.extend([b] if wire == _VARINT else _packed_varints(buf, a, b))
+        elif tag == _T_DATA_LOCATION and wire == _VARINT and b == 1:
+            raise _Malformed(f"initializer {out.name or '?'} is stored in an external data file")
+    return out
+
+
+def _tensor(buf: memoryview, start: int, end: int) -> tuple[str, NDArray[np.float32]]:
+    tensor = _tensor_fields(buf, start, end)
+    name, data_type = tensor.name, tensor.data_type
     if data_type not in _DTYPES:
         raise _Malformed(f"initializer {name!r} has data type {data_type}, not a float type")
-    if raw is not None:
-        array = np.frombuffer(raw, dtype=_DTYPES[data_type])
+    if tensor.raw is not None:
+        array = np.frombuffer(tensor.raw, dtype=_DTYPES[data_type])
     elif data_type == _FLOAT:
-        array = np.frombuffer(b"".join(floats), dtype="<f4")
+        array = np.frombuffer(b"".join(tensor.floats), dtype="<f4")
     elif data_type == _FLOAT16:
         # ONNX stores float16 values as their bit patterns in int32_data.
-        array = np.asarray(int32s, dtype=np.uint16).view("<f2")
+        array = np.asarray(tensor.int32s, dtype=np.uint16).view("<f2")
     else:
         raise _Malformed(f"initializer {name!r}: double values outside raw_data")
+    dims = tensor.dims
     count = int(np.prod(dims)) if dims else 1
     if array.size != count:
         raise _Malformed(f"initializer {name!r}: {array.size} values for shape {dims}")

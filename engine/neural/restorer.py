@@ -9,12 +9,11 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
+from engine.core.settings import ExecutionProvider
+from engine.core.types import F32
 from engine.models.errors import SignatureError
 from engine.neural.align import ffhq_template
 from engine.neural.runner import OnnxRunner
-from engine.onnx_session import ProviderChoice
-
-F32 = NDArray[np.float32]
 
 
 class FaceRestorer:
@@ -57,7 +56,7 @@ class FaceRestorer:
         cls,
         path: Path,
         *,
-        provider: ProviderChoice = "auto",
+        provider: ExecutionProvider = "auto",
         io_binding: bool | None = None,
         fidelity: float = 0.5,
     ) -> FaceRestorer:

@@ -15,7 +15,8 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from engine.onnx_session import LoadedModel, ProviderChoice, load_model
+from engine.core.settings import ExecutionProvider
+from engine.models.onnx import LoadedModel, load_model
 
 _ORT_TYPES: dict[str, type[np.floating]] = {
     "tensor(float)": np.float32,
@@ -75,7 +76,7 @@ class OnnxRunner:
         path: Path,
         *,
         name: str | None = None,
-        provider: ProviderChoice = "auto",
+        provider: ExecutionProvider = "auto",
         io_binding: bool | None = None,
     ) -> OnnxRunner:
         return cls(load_model(path, name=name, provider=provider), io_binding=io_binding)

@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from engine.models.errors import SignatureError
-from engine.models.manifest import FAMILIES
+from engine.models.manifest import FAMILIES, ModelSpec
+from engine.models.store import ModelStore
 from engine.neural.arcface import ArcFaceEmbedder
 from engine.neural.inswapper import InSwapper
 from engine.neural.restorer import FaceRestorer
@@ -21,3 +22,10 @@ def check_signature(path: Path, family: str) -> None:
         ArcFaceEmbedder.load(path, provider="cpu")
     else:
         FaceRestorer.load(path, provider="cpu")
+
+
+def register_user_model(
+    store: ModelStore, path: Path, family: str, name: str | None = None
+) -> ModelSpec:
+    """Register a model file the user supplies, once it is shown to run as `family`."""
+    return store.register_user_model(path, family, name, check=check_signature)

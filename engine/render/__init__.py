@@ -1,1 +1,2 @@
-"""Mesh rasterisation: which triangle covers each pixel, and where it samples the texture."""
+"""Pixels: mesh rasterisation (which triangle covers each pixel, where it samples the
+texture) and the compositor maths that blend a rendered face back into the frame."""

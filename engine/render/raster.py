@@ -11,7 +11,8 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
-F32 = NDArray[np.float32]
+from engine.core.types import F32
+
 I32 = NDArray[np.int32]
 
 

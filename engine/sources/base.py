@@ -8,10 +8,10 @@ from dataclasses import dataclass
 
 import cv2
 
-from engine.packet import FramePacket
-from engine.slots import LatestSlot
-from engine.threads import ErrorCallback, Worker
-from engine.types import Frame
+from engine.core.packet import FramePacket
+from engine.core.slots import LatestSlot
+from engine.core.threads import ErrorCallback, Worker
+from engine.core.types import Frame
 
 
 class SourceError(RuntimeError):
@@ -96,6 +96,29 @@ class FrameSource(Worker):
     def bind(self, slot: LatestSlot[FramePacket]) -> None:
         self.slot = slot
 
+    def _put(self, frame: Frame) -> None:
+        assert self.slot is not None
+        frame = self._fit_size(frame)
+        frame.flags.writeable = False
+        packet = FramePacket(self.frames_read, time.monotonic_ns(), frame)
+        self.frames_read += 1
+        self.slot.put(packet)
+
+    def _taken(self) -> bool:
+        """Lock-step: wait until the engine took the frame; False when asked to stop."""
+        assert self.slot is not None
+        while not self.slot.wait_taken(0.1):
+            if self._stop.is_set():  # not `stopping`: mypy narrows the property
+                return False
+        return True
+
+    def _pace(self, next_due: float) -> float | None:
+        """Sleep until `next_due`; the next frame's due time, None when asked to stop."""
+        delay = next_due - time.monotonic()
+        if delay <= 0:
+            return time.monotonic()  # running late: don't catch up with a burst of frames
+        return None if self.wait(delay) else next_due
+
     def _fit_size(self, frame: Frame) -> Frame:
         if self.size is None or (frame.shape[1], frame.shape[0]) == self.size:
             return frame
@@ -116,24 +139,14 @@ class FrameSource(Worker):
                     if self.loop and self._rewind():
                         continue
                     break
-                frame = self._fit_size(frame)
-                frame.flags.writeable = False
-                packet = FramePacket(self.frames_read, time.monotonic_ns(), frame)
-                self.frames_read += 1
-                self.slot.put(packet)
-                if self.lockstep:
-                    while not self.slot.wait_taken(0.1):
-                        if self._stop.is_set():  # not `stopping`: mypy narrows the property
-                            return
+                self._put(frame)
+                if self.lockstep and not self._taken():
+                    return
                 if interval > 0.0:
-                    next_due += interval
-                    delay = next_due - time.monotonic()
-                    if delay > 0:
-                        if self.wait(delay):
-                            break
-                    else:
-                        # Running late: don't try to catch up with a burst of frames.
-                        next_due = time.monotonic()
+                    paced = self._pace(next_due + interval)
+                    if paced is None:
+                        break
+                    next_due = paced
         finally:
             self._close()
             self.finished = True

@@ -8,8 +8,8 @@ import time
 
 import cv2
 
+from engine.core.types import Frame
 from engine.sources.base import FrameSource, SourceError, SourceInfo
-from engine.types import Frame
 
 log = logging.getLogger(__name__)
 

@@ -11,10 +11,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from engine.imageio import ImageReadError, read_image
-from engine.paths import DEMO_PORTRAIT
+from engine.core.imageio import ImageReadError, read_image
+from engine.core.paths import DEMO_PORTRAIT
+from engine.core.types import Frame
 from engine.sources.base import FrameSource, SourceError, SourceInfo
-from engine.types import Frame
 
 DEFAULT_SIZE = (1280, 720)
 

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import numpy as np
 
-from engine.imageio import ImageReadError, read_image
+from engine.core.imageio import ImageReadError, read_image
+from engine.core.types import Frame
 from engine.sources.base import FrameSource, SourceError, SourceInfo
-from engine.types import Frame
 
 
 class ImageSource(FrameSource):

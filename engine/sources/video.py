@@ -7,8 +7,8 @@ from pathlib import Path
 
 import cv2
 
+from engine.core.types import Frame
 from engine.sources.base import FrameSource, SourceError, SourceInfo
-from engine.types import Frame
 
 
 class VideoFileSource(FrameSource):

@@ -4,20 +4,23 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from engine.core.packet import FramePacket
+from engine.core.settings import EngineSettings
 from engine.face.analyzer import FaceAnalyzer, usable_frame
+from engine.face.records import Face
 from engine.face.tracker import FaceTracker
-from engine.faces import Face
-from engine.packet import FramePacket
-from engine.settings import EngineSettings
+from engine.stages.base import Stage
 
 
-class DetectStage:
+class DetectStage(Stage):
     name: ClassVar[str] = "detector"
 
     def __init__(self, analyzer: FaceAnalyzer, tracker: FaceTracker) -> None:
         self.analyzer = analyzer
         self.tracker = tracker
-        self.providers = analyzer.providers
+
+    def providers(self) -> tuple[str, ...]:
+        return self.analyzer.providers
 
     def process(self, packet: FramePacket, settings: EngineSettings) -> FramePacket:
         frame = packet.frame

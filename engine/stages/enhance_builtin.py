@@ -12,10 +12,11 @@ from typing import ClassVar
 import cv2
 import numpy as np
 
-from engine.faces import FacePatch
-from engine.packet import FramePacket
-from engine.settings import EngineSettings
-from engine.types import Frame
+from engine.core.packet import FramePacket
+from engine.core.settings import EngineSettings
+from engine.core.types import Frame
+from engine.face.records import FacePatch
+from engine.stages.base import Stage
 
 _SHARPEN_SIGMA = 1.2
 _MAX_SHARPEN = 0.8  # unsharp-mask amount at strength 1
@@ -31,8 +32,8 @@ def noise_sigma(gray: np.ndarray, where: np.ndarray) -> float:
     return float(1.4826 * np.median(np.abs(high - np.median(high))) * 1.125)
 
 
-class BuiltinEnhanceStage:
-    name: ClassVar[str] = "enhancer"
+class BuiltinEnhanceStage(Stage):
+    name: ClassVar[str] = "builtin_enhancer"
 
     def process(self, packet: FramePacket, settings: EngineSettings) -> FramePacket:
         strength = settings.enhancer.strength

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from engine.core.packet import FramePacket
+from engine.core.settings import EngineSettings
 from engine.face.fit import FaceFitter
-from engine.packet import FramePacket
-from engine.settings import EngineSettings
+from engine.stages.base import Stage
 
 
-class FitStage:
+class FitStage(Stage):
     name: ClassVar[str] = "fitter"
 
     def __init__(self, fitter: FaceFitter | None = None) -> None:

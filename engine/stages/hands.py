@@ -10,21 +10,19 @@ from __future__ import annotations
 from typing import ClassVar
 
 import numpy as np
-from numpy.typing import NDArray
 
+from engine.core.packet import FramePacket
+from engine.core.paths import MODELS_DIR
+from engine.core.settings import EngineSettings, ExecutionProvider, HandSettings
+from engine.core.types import F32, Mask
 from engine.face.analyzer import usable_frame
-from engine.faces import FacePatch
+from engine.face.records import FacePatch
 from engine.hands.landmarks import HandLandmarker
 from engine.hands.mask import hand_mask
 from engine.hands.palm import PalmDetector
 from engine.hands.tracker import HandTracker, HandTrackingOptions
-from engine.onnx_session import ProviderChoice, load_model
-from engine.packet import FramePacket
-from engine.paths import MODELS_DIR
-from engine.settings import EngineSettings, HandSettings
-from engine.types import Mask
-
-F32 = NDArray[np.float32]
+from engine.models.onnx import load_model
+from engine.stages.base import Stage
 
 
 def options_of(hands: HandSettings) -> HandTrackingOptions:
@@ -45,14 +43,14 @@ def keep_hands(patch: FacePatch, hands: list[F32], grow: float) -> Mask | None:
     return mask
 
 
-class HandStage:
+class HandStage(Stage):
     name: ClassVar[str] = "hands"
 
     def __init__(
         self,
         detector: PalmDetector | None = None,
         landmarker: HandLandmarker | None = None,
-        provider: ProviderChoice = "auto",
+        provider: ExecutionProvider = "auto",
     ) -> None:
         """With no models given, the bundled ones load on first use: most sessions never
         turn hand occlusion on and should not pay for two more model sessions."""
@@ -64,7 +62,7 @@ class HandStage:
         )
 
     @classmethod
-    def bundled(cls, provider: ProviderChoice = "auto") -> HandStage:
+    def bundled(cls, provider: ExecutionProvider = "auto") -> HandStage:
         stage = cls(provider=provider)
         stage._load()
         return stage
@@ -84,7 +82,10 @@ class HandStage:
     def tracker(self) -> HandTracker:
         return self._load()
 
-    @property
+    def prepare(self, settings: EngineSettings) -> None:
+        if settings.hands.enabled:
+            self._load()
+
     def providers(self) -> tuple[str, ...]:
         if self._tracker is None:
             return ()

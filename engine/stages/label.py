@@ -12,9 +12,10 @@ from typing import ClassVar
 import cv2
 import numpy as np
 
-from engine.packet import FramePacket
-from engine.settings import EngineSettings
-from engine.types import Frame
+from engine.core.packet import FramePacket
+from engine.core.settings import EngineSettings
+from engine.core.types import Frame
+from engine.stages.base import Stage
 
 TEXT = "SYNTHETIC"
 
@@ -44,7 +45,7 @@ def draw_label(frame: Frame, text: str = TEXT) -> None:
     )
 
 
-class SyntheticLabel:
+class SyntheticLabel(Stage):
     name: ClassVar[str] = "label"
 
     def process(self, packet: FramePacket, settings: EngineSettings) -> FramePacket:

@@ -4,22 +4,25 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from engine.core.packet import FramePacket
+from engine.core.settings import EngineSettings
 from engine.face.analyzer import FaceAnalyzer
+from engine.face.records import Face
 from engine.face.roi import roi_from_detection, roi_from_landmarks
 from engine.face.tracker import FaceTracker
-from engine.faces import Face
-from engine.packet import FramePacket
-from engine.settings import EngineSettings
+from engine.stages.base import Stage
 
 
-class LandmarkStage:
+class LandmarkStage(Stage):
     name: ClassVar[str] = "landmarker"
 
     def __init__(self, analyzer: FaceAnalyzer, tracker: FaceTracker) -> None:
         self.analyzer = analyzer
         self.mesh = analyzer.mesh
         self.tracker = tracker
-        self.providers = analyzer.providers
+
+    def providers(self) -> tuple[str, ...]:
+        return self.analyzer.providers
 
     def process(self, packet: FramePacket, settings: EngineSettings) -> FramePacket:
         if not packet.faces:

@@ -11,25 +11,25 @@ from typing import ClassVar
 
 import cv2
 import numpy as np
-from numpy.typing import NDArray
 
-from engine.faces import Face
+from engine.core.packet import FramePacket
+from engine.core.settings import EngineSettings
+from engine.core.types import Frame
+from engine.face.records import Face
 from engine.models.store import ModelStore
 from engine.neural.align import five_points_from_mesh, similarity_transform, warp_crop
 from engine.neural.loading import RestorerModel, load_restorer
-from engine.packet import FramePacket
-from engine.settings import EngineSettings
-from engine.types import Frame
-
-F32 = NDArray[np.float32]
+from engine.stages.base import Stage
 
 
-class NeuralEnhanceStage:
-    name: ClassVar[str] = "enhancer"
+class NeuralEnhanceStage(Stage):
+    name: ClassVar[str] = "neural_enhancer"
 
     def __init__(self, model: RestorerModel) -> None:
         self.model = model
-        self.providers: tuple[str, ...] = model.restorer.providers
+
+    def providers(self) -> tuple[str, ...]:
+        return self.model.restorer.providers
 
     @classmethod
     def from_settings(

@@ -18,8 +18,11 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from engine.core.packet import FramePacket
+from engine.core.settings import EngineSettings
+from engine.core.types import F32, Frame
 from engine.face.mesh import topology
-from engine.faces import Face, FacePatch
+from engine.face.records import Face, FacePatch
 from engine.models.store import ModelStore
 from engine.neural.align import (
     back_region,
@@ -31,13 +34,10 @@ from engine.neural.align import (
 )
 from engine.neural.latent import average_identity, blend
 from engine.neural.loading import SwapModels, load_swap_models
-from engine.packet import FramePacket
-from engine.settings import EngineSettings, SwapSettings
-from engine.types import Frame
+from engine.stages.base import Stage
+from engine.swap.assign import assign_sources
 
 log = logging.getLogger(__name__)
-
-F32 = NDArray[np.float32]
 
 
 class SourcePhotos(Protocol):
@@ -54,40 +54,12 @@ class SourceLookup(Protocol):
     def get(self, key: str) -> SourcePhotos | None: ...
 
 
-def face_x(face: Face) -> float | None:
-    if face.landmarks is not None:
-        return float(face.landmarks[:, 0].mean())
-    if face.detection is not None:
-        return face.detection.center[0]
-    return None
-
-
-def assign_sources(faces: Sequence[Face], swap: SwapSettings) -> list[tuple[Face, str]]:
-    """(face, source key) pairs to swap, per the face-selection mode."""
-    if swap.face_selection == "map":
-        placed = sorted(
-            ((x, k) for k, f in enumerate(faces) if (x := face_x(f)) is not None),
-        )
-        return [
-            (faces[index], key)
-            for (_, index), key in zip(placed, swap.source_keys, strict=False)
-            if key
-        ]
-    if swap.source_key is None or not faces:
-        return []
-    chosen = faces[:1] if swap.face_selection == "main" else faces
-    return [(face, swap.source_key) for face in chosen]
-
-
-class NeuralSwapStage:
-    name: ClassVar[str] = "swapper"
+class NeuralSwapStage(Stage):
+    name: ClassVar[str] = "neural_swapper"
 
     def __init__(self, models: SwapModels, library: SourceLookup, *, cache_size: int = 16) -> None:
         self.models = models
         self.library = library
-        self.providers: tuple[str, ...] = tuple(
-            dict.fromkeys((*models.swapper.providers, *models.embedder.providers))
-        )
         size = models.swapper.size
         # Crop border pixels came from interpolation at the crop edge: leave them out.
         self._crop_mask = shrunk_crop_mask(size, max(2, round(0.04 * size)))
@@ -139,7 +111,12 @@ class NeuralSwapStage:
                 self._latents.popitem(last=False)
         return latent
 
-    def prepare(self, key: str) -> bool:
+    def providers(self) -> tuple[str, ...]:
+        return tuple(
+            dict.fromkeys((*self.models.swapper.providers, *self.models.embedder.providers))
+        )
+
+    def prepare_source(self, key: str) -> bool:
         """Compute a source's latent ahead of time (e.g. when the user picks it)."""
         return self.source_latent(key) is not None
 

@@ -8,10 +8,11 @@ from typing import ClassVar
 import cv2
 import numpy as np
 
+from engine.core.packet import FramePacket
+from engine.core.settings import EngineSettings
 from engine.face.mesh import topology
 from engine.face.roi import Roi, roi_from_landmarks
-from engine.packet import FramePacket
-from engine.settings import EngineSettings
+from engine.stages.base import Stage
 
 _AXIS_COLOURS = ((0, 0, 255), (0, 255, 0), (255, 0, 0))  # x red, y green, z blue (BGR)
 
@@ -20,7 +21,7 @@ def _roi_rect(roi: Roi) -> tuple[tuple[float, float], tuple[float, float], float
     return (roi.cx, roi.cy), (roi.size, roi.size), math.degrees(roi.angle)
 
 
-class OverlayStage:
+class OverlayStage(Stage):
     name: ClassVar[str] = "overlay"
 
     def __init__(self) -> None:

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from engine.packet import FramePacket
-from engine.settings import EngineSettings
+from engine.core.packet import FramePacket
+from engine.core.settings import EngineSettings
+from engine.stages.base import Stage
 
 
-class PassThrough:
+class PassThrough(Stage):
     name: ClassVar[str] = "passthrough"
 
     def process(self, packet: FramePacket, settings: EngineSettings) -> FramePacket:

@@ -12,13 +12,16 @@ import threading
 from collections.abc import Callable, Hashable
 from typing import ClassVar
 
-from engine.onnx_session import ModelLoadError
-from engine.packet import FramePacket
-from engine.settings import EngineSettings
+from engine.core.packet import FramePacket
+from engine.core.settings import EngineSettings
+from engine.core.threads import Worker
+from engine.models.onnx import ModelLoadError
 from engine.stages.base import Stage
-from engine.threads import Worker
+from engine.swap.internal_scale import render_scaled
 
 log = logging.getLogger(__name__)
+
+_PREPARE_TIMEOUT_S = 120.0  # a 500 MB model on a slow disk
 
 StageBuilder = Callable[[EngineSettings], Stage]
 
@@ -75,59 +78,66 @@ class BackgroundLoader:
         return self.get(key, settings)[1]
 
 
-class _Selector:
-    """Built-in stage unless the settings ask for a neural one that has loaded."""
-
-    name: ClassVar[str]
+class _Selector(Stage):
+    """Built-in stage unless the settings ask for a neural one that has loaded. Its name
+    ("swapper", "enhancer") also names the fallback reason, loader thread and log lines."""
 
     def __init__(self, builtin: Stage, neural: StageBuilder | None = None) -> None:
         self.builtin = builtin
         self._neural = BackgroundLoader(self.name, neural) if neural else None
         self._last_reason: str | None = None
+        self._active: Stage = builtin  # the stage that processed the last frame
 
     def _wants_neural(self, settings: EngineSettings) -> bool:
         raise NotImplementedError
 
-    def prepare(self, settings: EngineSettings, timeout: float = 120.0) -> str | None:
+    def prepare(self, settings: EngineSettings) -> None:
         """Offline use: load the neural model the settings ask for before the first frame
-        (a still image has no "later frame" to switch on). None when ready or not wanted;
-        otherwise the reason it is unavailable."""
+        (a still image has no "later frame" to switch on); ModelLoadError says why not."""
         if self._neural is None or not self._wants_neural(settings):
-            return None
-        return self._neural.wait(settings.models, settings, timeout)
+            return
+        reason = self._neural.wait(settings.models, settings, _PREPARE_TIMEOUT_S)
+        if reason is not None:
+            raise ModelLoadError(reason)
 
-    def stop(self, timeout: float = 2.0) -> None:
+    def close(self, timeout: float = 2.0) -> None:
         """Join a model load still in flight (called at shutdown)."""
         if self._neural is not None:
             self._neural.stop(timeout)
 
+    def providers(self) -> tuple[str, ...]:
+        """The providers of the stage that ran last: the neural one once it is in use."""
+        return self._active.providers()
+
     def _run(self, packet: FramePacket, settings: EngineSettings) -> FramePacket:
+        stage = self._choose(packet, settings)
+        self._active = stage
+        return stage.process(packet, settings)
+
+    def _choose(self, packet: FramePacket, settings: EngineSettings) -> Stage:
         if self._neural is None or not self._wants_neural(settings):
-            return self.builtin.process(packet, settings)
+            return self.builtin
         stage, reason = self._neural.get(settings.models, settings)
         if stage is not None:
-            return stage.process(packet, settings)
+            return stage
         packet.info[f"{self.name}_fallback"] = reason
         if reason != self._last_reason:
             self._last_reason = reason
             log.warning("neural %s unavailable (%s); using the built-in one", self.name, reason)
-        return self.builtin.process(packet, settings)
+        return self.builtin
 
 
 class SwapperSelector(_Selector):
-    """`settings.swap.swapper`: "builtin" or a neural family ("inswapper")."""
+    """`settings.swap.swapper`: "builtin" or a neural family ("inswapper"), rendered at
+    `settings.quality.internal_scale` (the governor's last rungs)."""
 
     name: ClassVar[str] = "swapper"
-
-    @property
-    def providers(self) -> tuple[str, ...]:
-        return tuple(getattr(self.builtin, "providers", ()))
 
     def _wants_neural(self, settings: EngineSettings) -> bool:
         return settings.swap.swapper != "builtin"
 
     def process(self, packet: FramePacket, settings: EngineSettings) -> FramePacket:
-        return self._run(packet, settings)
+        return render_scaled(self._run, packet, settings)
 
 
 class EnhancerSelector(_Selector):

@@ -7,41 +7,17 @@ from typing import ClassVar
 
 import numpy as np
 
-from engine.faces import Face
-from engine.packet import FramePacket
-from engine.settings import EngineSettings
-from engine.swap.identity import SourceIdentity
+from engine.core.packet import FramePacket
+from engine.core.settings import EngineSettings
+from engine.face.records import Face
+from engine.stages.base import Stage
+from engine.swap.assign import assign_sources
 from engine.swap.library import SourceLibrary
 from engine.swap.renderer import FaceRenderer
 
 # How fast a tracked face's rest shape follows it: slow enough that a held smile or a
 # raised brow stays expression (kept) rather than becoming "shape" (replaced).
 _REST_RATE = 0.02
-
-
-def assign_sources(
-    faces: list[Face], settings: EngineSettings, library: SourceLibrary
-) -> list[tuple[Face, SourceIdentity]]:
-    """Which identity goes on which face, per the face-selection mode."""
-    swap = settings.swap
-    if not faces:
-        return []
-    if swap.face_selection == "map":
-        ordered = sorted(
-            (f for f in faces if f.landmarks is not None),
-            key=lambda f: float(f.landmarks[:, 0].mean()),  # type: ignore[index]
-        )
-        pairs = []
-        for face, key in zip(ordered, swap.source_keys, strict=False):
-            identity = library.get(key)
-            if identity is not None:
-                pairs.append((face, identity))
-        return pairs
-    identity = library.get(swap.source_key)
-    if identity is None:
-        return []
-    chosen = faces if swap.face_selection == "all" else faces[:1]
-    return [(face, identity) for face in chosen]
 
 
 # The target's detail level changes slowly (focus, distance): re-measure this often.
@@ -56,8 +32,8 @@ class _TrackState:
     detail_age: int = 0
 
 
-class SwapStage:
-    name: ClassVar[str] = "swapper"
+class SwapStage(Stage):
+    name: ClassVar[str] = "builtin_swapper"
 
     def __init__(self, library: SourceLibrary, renderer: FaceRenderer | None = None) -> None:
         self.library = library
@@ -68,8 +44,9 @@ class SwapStage:
         if not settings.swap.enabled:
             return packet
         seen = set()
-        for face, identity in assign_sources(packet.faces, settings, self.library):
-            if face.fit is None:
+        for face, key in assign_sources(packet.faces, settings.swap):
+            identity = self.library.get(key)
+            if identity is None or face.fit is None:
                 continue
             seen.add(face.track_id)
             state = self._update_track(face, identity.key)

@@ -11,7 +11,8 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-F32 = NDArray[np.float32]
+from engine.core.types import F32
+
 GAIN_LIMITS = (0.8, 1.25)
 
 

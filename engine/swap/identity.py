@@ -14,14 +14,13 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from engine.core.types import F32, Frame, Landmarks
 from engine.face.fit import FaceFitter, vertex_normals
 from engine.face.mesh import topology
 from engine.face.sh import RELIGHT_BANDS, shading
 from engine.render.uvmap import fill_outside, uv_map
 from engine.swap import shading as shading_mod
-from engine.types import Frame, Landmarks
 
-F32 = NDArray[np.float32]
 _SHADE_RANGE = (0.8, 1.25)  # de-lighting brightens or darkens a texel by at most this
 _MIRROR_PREFERENCE = 0.05  # the mirrored side only wins where this side was barely seen
 
@@ -72,8 +71,7 @@ def unwrap(image: Frame, landmarks: Landmarks, fitter: FaceFitter) -> UnwrappedP
     if DELIGHT == "field":
         low, low_weight = shading_mod.unwrap_lowres(image, landmarks, facing)
         field = shading_mod.smooth_field(low, shading_mod.skin_weight(low_weight))
-        skin = shading_mod.skin_weight(low_weight)
-        colour = (field * skin[..., None]).sum(axis=(0, 1)) / max(skin.sum(), 1e-6)
+        colour = shading_mod.skin_colour(low, low_weight)
         albedo = texture / np.maximum(shading_mod.upsample(field, uvm.size), 1.0) * colour
     else:
         albedo = texture / np.maximum(texel[..., 2:5], 1e-3)

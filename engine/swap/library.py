@@ -15,10 +15,10 @@ import numpy as np
 import platformdirs
 from numpy.typing import NDArray
 
+from engine.core.imageio import ImageReadError, read_image
 from engine.face.analyzer import FaceAnalyzer
 from engine.face.fit import FaceFitter
 from engine.face.mesh import topology
-from engine.imageio import ImageReadError, read_image
 from engine.swap.identity import (
     SourceIdentity,
     combine,

@@ -8,14 +8,14 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
+from engine.core.packet import FramePacket
+from engine.core.settings import EngineSettings
+from engine.core.types import Frame
 from engine.face.fit import FaceFitter
-from engine.faces import Face
-from engine.packet import FramePacket
-from engine.settings import EngineSettings
-from engine.stages.composite import composite
+from engine.face.records import Face
+from engine.render.composite import composite
 from engine.swap.library import SourceLibrary
 from engine.swap.renderer import FaceRenderer
-from engine.types import Frame
 
 _CROP_MARGIN = 1.7  # crop side / face size: some hair and background around the face
 

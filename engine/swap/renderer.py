@@ -10,22 +10,20 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
-from numpy.typing import NDArray
 
+from engine.core.settings import SwapSettings
+from engine.core.types import F32, Frame
 from engine.face.fit import FaceFitter, vertex_normals
 from engine.face.mesh import topology
+from engine.face.records import Face, FacePatch
 from engine.face.sh import RELIGHT_BANDS, shading
-from engine.faces import Face, FacePatch
 from engine.render.raster import rasterize_attributes
-from engine.settings import SwapSettings
 from engine.swap import shading as field_mod
 from engine.swap.colour import bgr_affine, lab_transfer
 from engine.swap.identity import SourceIdentity
 from engine.swap.shape import shape_transfer
 from engine.swap.sharpness import detail_sigma, soften
-from engine.types import Frame
 
-F32 = NDArray[np.float32]
 _SHADE_RANGE = (0.8, 1.25)  # relighting brightens or darkens by at most this
 _MIN_FACING = 0.25
 RELIGHT = "field"
@@ -98,47 +96,23 @@ class FaceRenderer:
         that track a face reuse the value for a while)."""
         if face.fit is None or face.landmarks is None:
             return None
-        height, width = frame.shape[:2]
         posed = self.posed_landmarks(face, identity, swap, rest_canonical)
-        x0, y0 = np.floor(posed[:, :2].min(axis=0)).astype(int) - 2
-        x1, y1 = np.ceil(posed[:, :2].max(axis=0)).astype(int) + 2
-        x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, width), min(y1, height)
-        if x1 - x0 < 4 or y1 - y0 < 4:
+        region = _region(posed, frame.shape)
+        if region is None:
             return None
+        x0, y0, x1, y1 = region
         local = posed[:, :2] - np.array([x0, y0], np.float32)
         normals = vertex_normals(posed, self.triangles)
         shade = np.clip(shading(normals, face.fit.lighting, RELIGHT_BANDS), *_SHADE_RANGE)
-        size = identity.albedo.shape[0]
-        attrs = [self.uv * size, shade]
-        blend_target = swap.alpha < 1.0
-        if blend_target:
-            attrs.append(face.landmarks[:, :2])  # where each point sits in the target
         triangles, kept_contours = self.holes(swap)
-        per_pixel, coverage = rasterize_attributes(
-            local, posed[:, 2], triangles, np.hstack(attrs), (y1 - y0, x1 - x0)
+        per_pixel, coverage = self._rasterize(
+            face, identity, swap, posed, local, shade, triangles, (y1 - y0, x1 - x0)
         )
         if not coverage.any():
             return None
-        albedo = cv2.remap(
-            identity.albedo,
-            per_pixel[..., 0],
-            per_pixel[..., 1],
-            cv2.INTER_LINEAR,
-            borderMode=cv2.BORDER_REPLICATE,
-        )
-        mask = coverage.astype(np.float32)
-        if identity.forehead_skin is not None:
-            # The source's fringe stays off the target's forehead: the target shows there.
-            skin = cv2.remap(
-                identity.forehead_skin,
-                per_pixel[..., 0],
-                per_pixel[..., 1],
-                cv2.INTER_LINEAR,
-                borderMode=cv2.BORDER_REPLICATE,
-            )
-            mask *= skin
+        albedo, mask = _sample_source(identity, per_pixel, coverage)
         if RELIGHT == "field":
-            image = albedo * self._light_ratio(frame, face, identity, normals, per_pixel)
+            image = albedo * self._light_ratio(frame, face, identity, per_pixel)
         else:
             image = albedo * per_pixel[..., 2:5]
             if color_match:
@@ -146,53 +120,46 @@ class FaceRenderer:
         if blur_sigma is None:
             blur_sigma = detail_sigma(image, frame[y0:y1, x0:x1], coverage)
         image = soften(image, blur_sigma)
-        if blend_target:
-            target = cv2.remap(
-                frame,
-                per_pixel[..., 5],
-                per_pixel[..., 6],
-                cv2.INTER_LINEAR,
-                borderMode=cv2.BORDER_REPLICATE,
-            ).astype(np.float32)
-            image = swap.alpha * image + (1.0 - swap.alpha) * target
-
-        keep_mask = None
-        if kept_contours:
-            keep = np.zeros(coverage.shape, np.uint8)
-            polygons = [np.round(local[c] * 4).astype(np.int32) for c in kept_contours]
-            cv2.fillPoly(keep, polygons, 255, cv2.LINE_AA, shift=2)
-            keep_mask = keep.astype(np.float32) * (1.0 / 255.0)
+        if swap.alpha < 1.0:
+            image = _mix_target(frame, per_pixel, image, swap.alpha)
         return FacePatch(
             x0=int(x0),
             y0=int(y0),
             image=np.asarray(image, dtype=np.float32),
             mask=mask,
-            keep_mask=keep_mask,
+            keep_mask=_keep_mask(local, kept_contours, coverage.shape),
             detail_sigma=blur_sigma,
             scale_px=float(face.fit.pose.scale),
-            features=self._features(per_pixel, identity.albedo.shape[0]) * coverage,
+            features=_features(per_pixel, identity.albedo.shape[0]) * coverage,
         )
 
-    def _features(self, per_pixel: F32, texture_size: int) -> F32:
-        masks = field_mod.feature_masks(FEATURE_MASK_SIZE)
-        k = FEATURE_MASK_SIZE / texture_size
-        return cv2.remap(
-            masks.features,
-            per_pixel[..., 0] * k,
-            per_pixel[..., 1] * k,
-            cv2.INTER_LINEAR,
-            borderMode=cv2.BORDER_CONSTANT,
-        )
-
-    def _light_ratio(
+    def _rasterize(
         self,
-        frame: Frame,
         face: Face,
         identity: SourceIdentity,
-        normals: F32,
-        per_pixel: F32,
+        swap: SwapSettings,
+        posed: F32,
+        local: F32,
+        shade: F32,
+        triangles: np.ndarray,
+        shape: tuple[int, int],
+    ) -> tuple[F32, np.ndarray]:
+        """Per pixel of the region: source texture (u, v), shade (B, G, R) and, when the
+        target is blended in, where the pixel sits in the target; and the coverage."""
+        assert face.landmarks is not None
+        size = identity.albedo.shape[0]
+        attrs = [self.uv * size, shade]
+        if swap.alpha < 1.0:
+            attrs.append(face.landmarks[:, :2])  # where each point sits in the target
+        per_pixel, coverage = rasterize_attributes(
+            local, posed[:, 2], triangles, np.hstack(attrs), shape
+        )
+        return per_pixel, coverage
+
+    def _light_ratio(
+        self, frame: Frame, face: Face, identity: SourceIdentity, per_pixel: F32
     ) -> F32:
-        """Per-pixel BGR gain: the target's smooth skin field over the source's skin colour."""
+        """Per-pixel BGR gain: the target's smooth skin field over the source's."""
         assert face.landmarks is not None
         facing = np.clip(-vertex_normals(face.landmarks, self.triangles)[:, 2], 0.0, 1.0)
         low, weight = field_mod.unwrap_lowres(frame, face.landmarks, facing)
@@ -239,3 +206,66 @@ class FaceRenderer:
         scale, offset = lab_transfer(source, target)
         matrix = bgr_affine(identity.vertex_albedo * shade, scale, offset)
         return cv2.transform(image, matrix)
+
+
+def _region(posed: F32, frame_shape: tuple[int, ...]) -> tuple[int, int, int, int] | None:
+    """(x0, y0, x1, y1): the posed mesh's box with a 2 px margin, clipped to the frame;
+    None when too little of it is left to render."""
+    height, width = frame_shape[:2]
+    x0, y0 = np.floor(posed[:, :2].min(axis=0)).astype(int) - 2
+    x1, y1 = np.ceil(posed[:, :2].max(axis=0)).astype(int) + 2
+    x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, width), min(y1, height)
+    if x1 - x0 < 4 or y1 - y0 < 4:
+        return None
+    return x0, y0, x1, y1
+
+
+def _remap(image: np.ndarray, per_pixel: F32, x: int) -> np.ndarray:
+    """`image` looked up at the per-pixel coordinates in channels x, x + 1."""
+    return cv2.remap(
+        image,
+        per_pixel[..., x],
+        per_pixel[..., x + 1],
+        cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
+
+
+def _sample_source(
+    identity: SourceIdentity, per_pixel: F32, coverage: np.ndarray
+) -> tuple[np.ndarray, F32]:
+    """(the source's de-lit texture per pixel, the mask where it may replace the target)."""
+    albedo = _remap(identity.albedo, per_pixel, 0)
+    mask = coverage.astype(np.float32)
+    if identity.forehead_skin is not None:
+        # The source's fringe stays off the target's forehead: the target shows there.
+        mask *= _remap(identity.forehead_skin, per_pixel, 0)
+    return albedo, mask
+
+
+def _features(per_pixel: F32, texture_size: int) -> F32:
+    masks = field_mod.feature_masks(FEATURE_MASK_SIZE)
+    k = FEATURE_MASK_SIZE / texture_size
+    return cv2.remap(
+        masks.features,
+        per_pixel[..., 0] * k,
+        per_pixel[..., 1] * k,
+        cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_CONSTANT,
+    )
+
+
+def _mix_target(frame: Frame, per_pixel: F32, image: np.ndarray, alpha: float) -> np.ndarray:
+    """The latent blend: the rendered face mixed with the target's own, pixel by pixel."""
+    target = _remap(frame, per_pixel, 5).astype(np.float32)
+    return alpha * image + (1.0 - alpha) * target
+
+
+def _keep_mask(local: F32, contours: list[np.ndarray], shape: tuple[int, ...]) -> F32 | None:
+    """Where the target shows through (inside the kept contours: the mouth), antialiased."""
+    if not contours:
+        return None
+    keep = np.zeros(shape, np.uint8)
+    polygons = [np.round(local[c] * 4).astype(np.int32) for c in contours]
+    cv2.fillPoly(keep, polygons, 255, cv2.LINE_AA, shift=2)
+    return keep.astype(np.float32) * (1.0 / 255.0)

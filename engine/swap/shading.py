@@ -23,7 +23,7 @@ from numpy.typing import NDArray
 
 from engine.face.mesh import topology
 from engine.render.uvmap import uv_map
-from engine.types import Frame, Landmarks
+from engine.core.types import Frame, Landmarks
 
 F32 = NDArray[np.float32]
 

@@ -14,9 +14,9 @@ from functools import lru_cache
 import numpy as np
 from numpy.typing import NDArray
 
+from engine.core.types import F32
 from engine.face.mesh import inside_lips, topology
 
-F32 = NDArray[np.float32]
 BROW_WEIGHT = 1.0
 EYE_WEIGHT = 1.0
 

@@ -11,10 +11,10 @@ import numpy as np
 import pytest
 from numpy.typing import NDArray
 
+from engine.core.imageio import read_image
+from engine.core.paths import SAMPLE_FACES_DIR
+from engine.core.types import Frame
 from engine.face.mesh import topology
-from engine.imageio import read_image
-from engine.paths import SAMPLE_FACES_DIR
-from engine.types import Frame
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 TESTDATA_DIR = REPO_ROOT.parent / "shared" / "testdata"

@@ -15,7 +15,8 @@ import onnx
 from numpy.typing import NDArray
 from onnx import TensorProto, helper, numpy_helper
 
-F32 = NDArray[np.float32]
+from engine.core.types import F32
+
 OPSET = [helper.make_opsetid("", 17)]
 POOL = 14  # fake ArcFace: 112/14 = 8×8 cells per channel → 192 features
 

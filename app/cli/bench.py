@@ -1,0 +1,66 @@
+"""`fusecam bench`: speed and memory of the live pipeline on a file or the demo, as a
+table and JSON (engine.runtime.bench runs and reports it)."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+from pathlib import Path
+
+from app.cli.inputs import add_input_options, make_source, parse_size
+from app.cli.options import Subparsers, add_source_option, positive
+from engine.core.settings import EngineSettings
+
+
+def add_parser(sub: Subparsers) -> None:
+    bench = sub.add_parser("bench", help="measure speed and memory (JSON + table)")
+    add_source_option(bench)
+    add_input_options(bench, camera=False)
+    bench.add_argument(
+        "--size",
+        type=parse_size,
+        default=(1280, 720),
+        metavar="WxH",
+        help="frame size (default 1280x720)",
+    )
+    bench.add_argument("--frames", type=positive, default=200, metavar="N")
+    bench.add_argument("--json", type=Path, metavar="OUT.json", help="also write the JSON here")
+    bench.add_argument(
+        "--enhancer",
+        choices=("off", "builtin", "neural", "all"),
+        help="measure this enhancer mode (all: each, compared with off)",
+    )
+    bench.add_argument(
+        "--enhancer-model",
+        metavar="NAME_OR_PATH",
+        help="neural enhancer: a registered model name or a GFPGAN-style .onnx",
+    )
+
+
+def run(args: argparse.Namespace, settings: EngineSettings) -> int:
+    from engine.runtime.bench import ENHANCER_MODES, BenchConfig, format_table, run_bench
+    from engine.runtime.factory import build_stages, with_sources
+    from engine.swap.library import SourceLibrary
+
+    make_source(args, size=args.size).open()  # fail fast on a bad input, before timing
+    library = SourceLibrary()
+    settings = with_sources(settings, library, args.source or ())
+    if args.enhancer_model:
+        models = dataclasses.replace(settings.models, enhancer_model=args.enhancer_model)
+        settings = dataclasses.replace(settings, models=models)
+    enhancers = {None: (), "all": ENHANCER_MODES}.get(args.enhancer, (args.enhancer,))
+    report = run_bench(
+        lambda lockstep: make_source(
+            args, size=args.size, realtime=not lockstep, lockstep=lockstep
+        ),
+        lambda: build_stages(settings, library=library),
+        BenchConfig(frames=args.frames, settings=settings, enhancers=enhancers),
+    )
+    text = json.dumps(report, indent=2)
+    if args.json is not None:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(text + "\n")
+    print(format_table(report))
+    print(text)
+    return 0

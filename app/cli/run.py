@@ -1,0 +1,284 @@
+"""`fusecam run`: live processing without the GUI (an optional preview window aside)."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import logging
+import sys
+import time
+from pathlib import Path
+
+from app.cli.inputs import add_input_options, make_source, parse_size
+from app.cli.options import (
+    Subparsers,
+    add_quality_options,
+    add_source_option,
+    fps,
+    int_in,
+    positive,
+    with_quality_options,
+)
+from app.gui.display import has_display
+from engine.core.settings import EngineSettings
+from engine.core.stats import StatsSnapshot
+from engine.outputs.delay import MAX_DELAY_MS
+from engine.outputs.output_set import OUTPUT_ERRORS, OutputConfig, OutputSet, RecordConfig
+from engine.outputs.stream import StreamConfig, StreamError, parse_endpoint
+from engine.outputs.virtualcam import VirtualCamConfig
+from engine.runtime.factory import build_stages, with_sources
+from engine.runtime.governor import GovernorStatus
+from engine.runtime.pipeline import Engine
+from engine.runtime.session import LiveSession
+from engine.swap.library import SourceLibrary
+
+log = logging.getLogger(__name__)
+
+
+def status_line(snap: StatsSnapshot, governor: GovernorStatus | None = None) -> str:
+    line = (
+        f"frames {snap.frames}  fps {snap.fps:5.1f}  "
+        f"latency p50 {snap.end_to_end.p50_ms:5.1f} ms  p95 {snap.end_to_end.p95_ms:5.1f} ms  "
+        f"processing p95 {snap.processing.p95_ms:5.1f} ms  dropped {snap.dropped}"
+    )
+    if governor is not None and governor.active:
+        line += f"  {governor.text()}"
+    return line
+
+
+class OutputUsageError(ValueError):
+    """Output options that make no sense together."""
+
+
+_SETUP_ERRORS: tuple[type[Exception], ...] = (OutputUsageError, *OUTPUT_ERRORS)
+
+
+def _endpoint(text: str) -> tuple[str, int]:
+    try:
+        return parse_endpoint(text)
+    except StreamError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def add_parser(sub: Subparsers) -> None:
+    run = sub.add_parser("run", help="headless live processing")
+    add_source_option(run, "source face image (default: a bundled sample face)")
+    add_input_options(run)
+    run.add_argument("--record", type=Path, metavar="OUT.mp4", help="record the output")
+    run.add_argument("--frames", type=positive, metavar="N", help="stop after N frames")
+    run.add_argument("--size", type=parse_size, metavar="WxH", help="resize input frames")
+    run.add_argument("--no-preview", action="store_true", help="no preview window")
+    run.add_argument(
+        "--debug-overlay",
+        action="store_true",
+        help="draw face boxes, the face mesh and pose axes on the output",
+    )
+    add_output_options(run)
+    add_quality_options(run)
+
+
+def add_output_options(run: argparse.ArgumentParser) -> None:
+    """`fusecam run` output flags (see docs/outputs.md); `--record` is defined beside."""
+    group = run.add_argument_group("outputs")
+    group.add_argument(
+        "--virtual-cam",
+        nargs="?",
+        const="",
+        metavar="DEVICE",
+        help="send the output to a virtual camera (default device: the first "
+        "free one; Linux: /dev/videoN or N, Windows: 'Unity Video Capture')",
+    )
+    group.add_argument(
+        "--vcam-size",
+        type=parse_size,
+        metavar="WxH",
+        help="virtual camera size (default: the input's)",
+    )
+    group.add_argument(
+        "--vcam-fps",
+        type=fps,
+        metavar="N",
+        help="virtual camera frame rate (default: the input's)",
+    )
+    group.add_argument(
+        "--vcam-backend",
+        metavar="NAME",
+        help="v4l2loopback, obs or unitycapture (default: the first that works)",
+    )
+    group.add_argument(
+        "--stream",
+        type=_endpoint,
+        metavar="[HOST:]PORT",
+        help="serve MJPEG at http://HOST:PORT/stream.mjpg (host default "
+        "127.0.0.1; any other host needs --token)",
+    )
+    group.add_argument(
+        "--token",
+        metavar="T",
+        help="access token the stream's clients must send (?token=T, "
+        "'Authorization: Bearer T' or 'X-Fusecam-Token: T')",
+    )
+    group.add_argument(
+        "--jpeg-quality",
+        type=int_in(1, 100),
+        default=80,
+        metavar="Q",
+        help="stream JPEG quality 1..100 (default 80)",
+    )
+    group.add_argument(
+        "--record-side-by-side",
+        action="store_true",
+        help="record input and output side by side (with --record)",
+    )
+    group.add_argument(
+        "--delay-ms",
+        type=int_in(0, MAX_DELAY_MS),
+        default=0,
+        metavar="N",
+        help="show each frame N ms after capture on every output (not the "
+        "preview), to match audio delayed by N ms in OBS",
+    )
+
+
+def output_config(args: argparse.Namespace) -> OutputConfig:
+    """The outputs `fusecam run` was asked for; raises on options that need another one."""
+    needs = [
+        (
+            args.vcam_size or args.vcam_fps or args.vcam_backend,
+            args.virtual_cam,
+            "--vcam-size/--vcam-fps/--vcam-backend need --virtual-cam",
+        ),
+        (args.token, args.stream, "--token needs --stream"),
+        (args.record_side_by_side, args.record, "--record-side-by-side needs --record"),
+    ]
+    for given, required, message in needs:
+        if given and required is None:
+            raise OutputUsageError(message)
+    vcam = None
+    if args.virtual_cam is not None:
+        vcam = VirtualCamConfig(
+            size=args.vcam_size,
+            fps=args.vcam_fps,
+            device=args.virtual_cam or None,
+            backend=args.vcam_backend,
+        )
+    stream = None
+    if args.stream is not None:
+        host, port = args.stream
+        stream = StreamConfig(host=host, port=port, token=args.token, quality=args.jpeg_quality)
+    record = None
+    if args.record is not None:
+        record = RecordConfig(Path(args.record), side_by_side=args.record_side_by_side)
+    return OutputConfig(virtual_cam=vcam, stream=stream, record=record, delay_ms=args.delay_ms)
+
+
+def describe_outputs(outputs: OutputSet) -> list[str]:
+    lines = []
+    if outputs.virtual_cam is not None and outputs.virtual_cam.info is not None:
+        lines.append(f"virtual camera: {outputs.virtual_cam.info.describe()}")
+    if outputs.stream is not None:
+        server = outputs.stream
+        lines.append(f"stream: {server.url}  (snapshot: {server.snapshot_url})")
+        if server.config.exposed:
+            lines.append(
+                f"stream: listening on {server.config.host}, reachable from the network; "
+                "use this computer's address from other machines, and every client must "
+                "send the token (?token=, 'Authorization: Bearer' or 'X-Fusecam-Token')"
+            )
+    if outputs.recorder is not None:
+        side = " (input and output side by side)" if outputs.recorder.side_by_side else ""
+        lines.append(f"recording to {outputs.recorder.path}{side}")
+    if outputs.delay.delay_ms:
+        lines.append(
+            f"outputs show each frame {outputs.delay.delay_ms} ms after capture "
+            "(delay the audio by the same amount; the preview stays live)"
+        )
+    return lines
+
+
+def _report_error(where: str, exc: BaseException) -> None:
+    """The session's error callback (any thread): one line each, the run goes on."""
+    print(f"fusecam: {where}: {exc}", file=sys.stderr)
+
+
+def run(args: argparse.Namespace, settings: EngineSettings) -> int:
+    try:
+        wanted = output_config(args)  # option mistakes fail before any device or model opens
+    except _SETUP_ERRORS as exc:
+        print(f"fusecam: error: {exc}", file=sys.stderr)
+        return 2
+    session = _open_session(args, settings)
+    try:
+        outputs = session.open_outputs(wanted)
+    except _SETUP_ERRORS as exc:
+        print(f"fusecam: error: {exc}", file=sys.stderr)
+        return 2
+    info = session.source.info if session.source is not None else None
+    assert info is not None  # the session opened it
+    print(
+        f"fusecam: input {info.kind} {info.name} {info.width}x{info.height} @ {info.fps:.1f} fps",
+        file=sys.stderr,
+    )
+    for line in describe_outputs(outputs):
+        print(f"fusecam: {line}", file=sys.stderr)
+    show_preview = not args.no_preview
+    if show_preview and not has_display():
+        print("fusecam: no display found; running without a preview window", file=sys.stderr)
+        show_preview = False
+    session.start()
+    try:
+        if show_preview:
+            from app.gui.preview_window import run_preview  # Qt only when a window is wanted
+
+            run_preview(session)
+        else:
+            _wait(session, args.frames)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        recorder, cam = outputs.recorder, outputs.virtual_cam
+        session.stop()  # source, engine, then the outputs (DESIGN.md order)
+    engine = session.engine
+    print(f"fusecam: {status_line(engine.stats.snapshot(), engine.governor.status())}",
+          file=sys.stderr)  # fmt: skip
+    if cam is not None:
+        print(f"fusecam: sent {cam.frames} frames to the virtual camera", file=sys.stderr)
+    if recorder is not None:
+        print(f"fusecam: recorded {recorder.written} frames to {recorder.path}", file=sys.stderr)
+    return 1 if session.error is not None else 0
+
+
+def _open_session(args: argparse.Namespace, settings: EngineSettings) -> LiveSession:
+    """The input opened, the stages built, nothing started yet."""
+    if args.debug_overlay:
+        settings = dataclasses.replace(
+            settings, output=dataclasses.replace(settings.output, debug_overlay=True)
+        )
+    settings = with_quality_options(args, settings)
+    source = make_source(args, size=args.size, loop=args.frames is not None)
+    source.on_error = _report_error
+    source.max_frames = args.frames
+    source.open()
+    library = SourceLibrary()
+    settings = with_sources(settings, library, args.source or ())
+    engine = Engine(build_stages(settings, library=library), settings, on_error=_report_error)
+    return LiveSession(engine, source, on_error=_report_error)
+
+
+def _wait(session: LiveSession, frames: int | None) -> None:
+    source = session.source
+    assert source is not None  # `fusecam run` always has one
+    last_report = time.monotonic()
+    while True:
+        if frames is not None and session.engine.stats.frames >= frames:
+            return
+        if source.finished and session.wait_source_drained(timeout=5.0):
+            return
+        if session.engine.error is not None or source.error is not None:
+            return
+        time.sleep(0.05)
+        if time.monotonic() - last_report >= 1.0:
+            last_report = time.monotonic()
+            engine = session.engine
+            line = status_line(engine.stats.snapshot(), engine.governor.status())
+            print(f"fusecam: {line}", file=sys.stderr)

@@ -1,0 +1,181 @@
+"""The window's engine side: engine, face library, live session, background jobs.
+
+Holds no widgets. Everything slow — building the stages (model sessions, JIT), opening a
+camera, enumerating cameras — runs on the `io` task thread; face loading runs on the
+`faces` task thread, so one never waits behind the other. Results come back as signals.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+from PySide6.QtCore import QObject, Signal
+
+from app.gui.controllers.bridge import EngineBridge
+from app.gui.controllers.tasks import TaskRunner
+from engine.core.settings import EngineSettings
+from engine.core.settings_paths import with_path
+from engine.core.threads import Worker
+from engine.runtime.factory import build_stages
+from engine.runtime.pipeline import Engine
+from engine.runtime.session import LiveSession
+from engine.sources import CameraSource
+from engine.sources.base import FrameSource
+from engine.sources.choice import InputChoice, make_input_source
+from engine.stages.base import Stage
+from engine.stages.label import SyntheticLabel
+from engine.swap.library import SourceLibrary
+
+log = logging.getLogger(__name__)
+
+
+def with_label(stages: Sequence[Stage]) -> list[Stage]:
+    """The label stage runs last so every sink shows it (unless the factory added it)."""
+    stages = list(stages)
+    if not any(s.name == SyntheticLabel.name for s in stages):
+        stages.append(SyntheticLabel())
+    return stages
+
+
+class AppCore(QObject):
+    settings_changed = Signal(object)  # EngineSettings
+    stages_ready = Signal()
+    input_switched = Signal(object, object)  # InputChoice asked for, FrameSource now running
+    input_failed = Signal(object, str)  # InputChoice, message
+    cameras_found = Signal(list)
+    message = Signal(str, str)  # level, text
+
+    def __init__(
+        self, settings: EngineSettings, library: Any | None = None, parent: QObject | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.library = library if library is not None else SourceLibrary()
+        self.engine = Engine(with_label([]), settings)
+        self.bridge = EngineBridge(self.engine, self)
+        self.session = LiveSession(self.engine, on_error=self.bridge.report_error)
+        self.io = TaskRunner("app-io", self)
+        self.faces = TaskRunner("app-faces", self)
+        self.choice: InputChoice | None = None
+        self.stages_built = False
+        self.stages_settled = False  # built or failed: nothing more will change by itself
+        self._building = False
+        self._rebuild_wanted = False
+        self._opening: InputChoice | None = None
+        self._wanted: InputChoice | None = None
+
+    # --- lifecycle -----------------------------------------------------------------------
+    def start(self) -> None:
+        """Start the session (frames pass through until `build_stages` finished)."""
+        self.session.start()
+
+    def build_stages(self) -> None:
+        """Build the stage list off the GUI thread (model sessions, JIT). Model choices
+        need no rebuild: the selector stages switch per frame and load models in the
+        background. While one build runs, further requests fold into one more."""
+        if self._building:
+            self._rebuild_wanted = True
+            return
+        self._building = True
+        settings = self.engine.settings
+        self.io.submit(
+            lambda: with_label(build_stages(settings, (), library=self.library)),
+            self._on_stages,
+        )
+
+    def _on_stages(self, stages: list[Stage] | None, error: BaseException | None) -> None:
+        self._building = False
+        self.stages_settled = True
+        if error is not None or stages is None:
+            log.error("building the face stages failed: %s", error)
+            self.message.emit(
+                "error",
+                f"The face-swap stages could not start ({error}); "
+                "showing the camera image unchanged.",
+            )
+        else:
+            self.session.set_stages(stages)
+            self.stages_built = True
+            self.stages_ready.emit()
+        if self._rebuild_wanted:
+            self._rebuild_wanted = False
+            self.build_stages()
+
+    def providers(self) -> list[str]:
+        return self.session.providers()
+
+    def threads(self) -> list[Worker]:
+        return [*self.session.threads(), self.io.worker, self.faces.worker]
+
+    def stop(self, timeout: float = 0.3) -> bool:
+        """The session (source, engine, outputs and sinks, stage loaders: DESIGN.md
+        order), then the job threads."""
+        self.bridge.detach()
+        ok = self.session.stop(timeout)
+        ok = self.io.stop(timeout) and ok
+        return self.faces.stop(timeout) and ok
+
+    # --- settings ------------------------------------------------------------------------
+    def set_settings(self, settings: EngineSettings) -> None:
+        self.engine.set_settings(settings)
+        self.settings_changed.emit(settings)
+
+    def apply(self, path: str, value: Any) -> bool:
+        """One control's edit; an invalid value is refused with a message, never raised."""
+        try:
+            settings = with_path(self.engine.settings, path, value)
+        except (ValueError, TypeError) as exc:
+            self.message.emit("warning", f"{path}: {exc}")
+            self.settings_changed.emit(self.engine.settings)  # show the value still in use
+            return False
+        self.set_settings(settings)
+        return True
+
+    # --- input ---------------------------------------------------------------------------
+    def use_source(self, source: FrameSource, choice: InputChoice) -> None:
+        """An already built source (command line, tests): opened here if needed."""
+        self.choice = choice
+        self.session.switch_source(source)
+        self.input_switched.emit(choice, source)
+
+    def switch_input(self, choice: InputChoice) -> None:
+        """Open the new input off the GUI thread; the old one runs until the new is ready.
+        While one opens, only the latest further request is kept."""
+        if self._opening is not None:
+            self._wanted = choice
+            return
+        self._opening = choice
+        self.io.submit(
+            lambda: make_input_source(choice, self.bridge.report_error),
+            lambda source, error: self._on_opened(choice, source, error),
+        )
+
+    def _on_opened(
+        self, choice: InputChoice, source: FrameSource | None, error: BaseException | None
+    ) -> None:
+        self._opening = None
+        if error is not None or source is None:
+            self.input_failed.emit(choice, str(error))
+        else:
+            if choice.kind == "auto" and source.kind == "demo":
+                self.message.emit(
+                    "warning",
+                    "No camera could be opened; showing the demo "
+                    "source. Pick a camera in Input when one is connected.",
+                )
+            self.choice = choice
+            self.session.switch_source(source)
+            self.input_switched.emit(choice, source)
+        wanted, self._wanted = self._wanted, None
+        if wanted is not None and wanted != self.choice:
+            self.switch_input(wanted)
+
+    def enumerate_cameras(self) -> None:
+        self.io.submit(CameraSource.enumerate, self._on_cameras)
+
+    def _on_cameras(self, found: list[int] | None, error: BaseException | None) -> None:
+        if error is not None:
+            self.message.emit("warning", f"Could not list cameras: {error}")
+            return
+        self.cameras_found.emit(found or [])

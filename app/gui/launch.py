@@ -1,0 +1,95 @@
+"""Starts the desktop app: saved state, main window, optional screenshot-and-quit."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+import time
+from pathlib import Path
+
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication
+
+from app.gui.display import has_display
+from app.gui.main_window import MainWindow
+from engine.core.paths import RESOURCES_DIR
+from engine.runtime import settings_store
+from engine.sources.base import FrameSource
+
+log = logging.getLogger(__name__)
+
+STYLE_FILE = RESOURCES_DIR / "style" / "fusecam.qss"
+SCREENSHOT_MIN_FRAMES = 5
+SCREENSHOT_MAX_WAIT_MS = 20000
+
+
+def apply_style(app: QApplication) -> None:
+    try:
+        app.setStyleSheet(STYLE_FILE.read_text(encoding="utf-8"))
+    except OSError as exc:
+        log.warning("style sheet %s not loaded: %s", STYLE_FILE, exc)
+
+
+def launch(args: argparse.Namespace, source: FrameSource | None = None) -> int:
+    """The desktop app, from the saved settings (defaults on first launch); `source`: the
+    input the command line asked for, or None for the saved choice."""
+    screenshot: Path | None = args.screenshot
+    if not has_display():
+        # A screenshot needs no screen: render offscreen (read when QApplication starts).
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    assert isinstance(app, QApplication)
+    app.setApplicationName("Fusecam")
+    apply_style(app)
+    loaded = settings_store.load()
+    window = MainWindow(
+        loaded.state,
+        source=source,
+        source_faces=args.source or (),
+        # A screenshot run is for docs and checks: it neither blocks on the first-launch
+        # notice nor changes the user's saved settings.
+        persist=screenshot is None,
+        show_notice=screenshot is None,
+        startup_messages=loaded.messages,
+    )
+    window.show()
+    window.start()
+    if screenshot is not None:
+        schedule_screenshot(window, screenshot, args.quit_after_ms)
+    elif args.quit_after_ms is not None:
+        QTimer.singleShot(args.quit_after_ms, window.close)
+    code = app.exec()
+    if screenshot is not None and not screenshot.is_file():
+        print(f"fusecam: error: the screenshot {screenshot} was not written", file=sys.stderr)
+        return 1
+    return int(code)
+
+
+def schedule_screenshot(window: MainWindow, path: Path, quit_after_ms: int | None) -> None:
+    """Shoot once `quit_after_ms` passed *and* frames arrived, the faces finished loading
+    and the stages are built (or a hard cap passed), so the picture shows the real
+    window, not a blank one."""
+    earliest = time.monotonic() + (quit_after_ms or 2000) / 1000
+    deadline = earliest + SCREENSHOT_MAX_WAIT_MS / 1000
+
+    def ready() -> bool:
+        return (
+            window.preview.frames_shown >= SCREENSHOT_MIN_FRAMES
+            and window.gallery.loading == 0
+            and window.core.stages_settled
+        )
+
+    def poll() -> None:
+        now = time.monotonic()
+        if now >= deadline or (now >= earliest and ready()):
+            if not ready():
+                log.warning("screenshot taken before the window was fully ready")
+            if window.save_screenshot(path):
+                print(f"fusecam: wrote {path}", file=sys.stderr)
+            window.close()
+        else:
+            QTimer.singleShot(100, poll)
+
+    QTimer.singleShot(100, poll)

@@ -1,0 +1,31 @@
+"""The bare preview window of `fusecam run` (no controls): the newest output, live."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QApplication
+
+from app.gui.controllers.bridge import EngineBridge
+from app.gui.qt_compat import guard_none_refcount
+from app.gui.widgets.preview import PreviewWidget
+from engine.runtime.session import LiveSession
+
+
+def run_preview(session: LiveSession) -> None:
+    """A bare preview window for `fusecam run`; returns when the window closes."""
+    app = QApplication.instance() or QApplication([])
+    guard_none_refcount()
+    bridge = EngineBridge(session.engine)
+    widget = PreviewWidget()
+    widget.setWindowTitle("Fusecam preview")
+    widget.resize(960, 540)
+
+    def pull(_frame_id: int) -> None:
+        bridge.acknowledge()
+        _, packet = session.engine.output.read()
+        if packet is not None:
+            widget.show_frame(packet.result)
+
+    bridge.frame_ready.connect(pull)
+    widget.show()
+    app.exec()
+    bridge.detach()

@@ -1,0 +1,1 @@
+"""Widgets: they draw and emit signals; the controllers drive the engine."""

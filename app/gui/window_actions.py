@@ -1,0 +1,149 @@
+"""What the menus and shortcuts do that is more than one call: dialogs and toggles.
+
+A base class of `MainWindow`, kept apart so the window module stays about layout and flow.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtGui import QAction, QKeyEvent
+from PySide6.QtWidgets import QAbstractSpinBox, QFileDialog, QLineEdit, QMainWindow, QWidget
+
+from app.gui.controllers.core import AppCore
+from app.gui.controllers.gallery import GalleryController, bundled_samples
+from app.gui.controllers.outputs import OutputsController
+from app.gui.widgets.controls import ControlPanel
+from app.gui.widgets.hud import HudOverlay
+from app.gui.widgets.preview import PreviewWidget
+from app.gui.widgets.shortcuts import ShortcutsDialog
+from engine.core.settings_paths import get_path
+from engine.sources.choice import InputChoice
+
+IMAGE_FILTER = "Images (*.jpg *.jpeg *.png *.bmp *.webp)"
+INPUT_FILTER = "Videos and images (*.mp4 *.mov *.avi *.mkv *.webm *.jpg *.jpeg *.png *.bmp)"
+
+
+class WindowActions(QMainWindow):
+    # Provided by MainWindow.
+    core: AppCore
+    controls: ControlPanel
+    gallery: GalleryController
+    outputs: OutputsController
+    hud: HudOverlay
+    preview: PreviewWidget
+    hud_action: QAction  # set by build_menus (original_action too)
+    original_action: QAction
+    _last_enhancer_mode: str = "builtin"
+    showing_original = False
+    _original_toggled = False  # the original view is on without Space held
+
+    def _user_input(self, choice: InputChoice) -> None:
+        raise NotImplementedError
+
+    def schedule_save(self) -> None:
+        raise NotImplementedError
+
+    def show_notice(self) -> None:
+        raise NotImplementedError
+
+    # --- dialogs -------------------------------------------------------------------------
+    def open_input_dialog(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(
+            self, "Open a video or image as input", "", INPUT_FILTER
+        )
+        if path:
+            self._user_input(dataclasses.replace(self.controls.choice, kind="file", path=path))
+
+    def add_faces_dialog(self) -> None:
+        paths, _ = QFileDialog.getOpenFileNames(self, "Add face photos", "", IMAGE_FILTER)
+        if paths:
+            self.gallery.add_files(Path(p) for p in paths)
+
+    def add_person_dialog(self) -> None:
+        paths, _ = QFileDialog.getOpenFileNames(self, "Photos of one person", "", IMAGE_FILTER)
+        if paths:
+            self.gallery.add_group([Path(p) for p in paths])
+
+    def restore_samples(self) -> None:
+        for entry in bundled_samples():
+            self.gallery.add_group([Path(p) for p in entry.paths])
+
+    def choose_record_folder(self) -> None:
+        folder = QFileDialog.getExistingDirectory(self, "Folder for recordings")
+        if folder:
+            self.outputs.record_dir = Path(folder)
+            self.schedule_save()
+
+    def show_shortcuts(self) -> None:
+        ShortcutsDialog(self).open()
+
+    # --- the original view (menu, shortcut, Space held) ------------------------------------
+    def set_showing_original(self, on: bool) -> None:
+        self.showing_original = on
+        self.preview.set_caption("ORIGINAL" if on else "")
+        self.original_action.setChecked(on)
+        _, packet = self.core.engine.output.read()
+        if packet is not None:
+            self.preview.show_frame(packet.frame if on else packet.result)
+
+    def toggle_original(self) -> None:
+        self._original_toggled = not self.showing_original
+        self.set_showing_original(self._original_toggled)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """Hold Space anywhere in this window to see the original (buttons don't eat it)."""
+        if event.type() in (QEvent.Type.KeyPress, QEvent.Type.KeyRelease):
+            key_event: QKeyEvent = event  # type: ignore[assignment]
+            if (
+                key_event.key() == Qt.Key.Key_Space
+                and isinstance(watched, QWidget)
+                and watched.window() is self
+                and not isinstance(watched, QLineEdit | QAbstractSpinBox)
+            ):
+                if not key_event.isAutoRepeat():
+                    pressed = event.type() == QEvent.Type.KeyPress
+                    self.set_showing_original(pressed or self._original_toggled)
+                return True
+        return super().eventFilter(watched, event)
+
+    # --- toggles -------------------------------------------------------------------------
+    def _toggle(self, path: str) -> None:
+        self.core.apply(path, not get_path(self.core.engine.settings, path))
+
+    def toggle_swap(self) -> None:
+        self._toggle("swap.enabled")
+
+    def toggle_mirror(self) -> None:
+        self._toggle("output.mirror")
+
+    def toggle_enhancer(self) -> None:
+        """Off ↔ the mode last used (built-in the first time)."""
+        mode = self.core.engine.settings.enhancer.mode
+        if mode != "off":
+            self._last_enhancer_mode = mode
+            self.core.apply("enhancer.mode", "off")
+        else:
+            self.core.apply("enhancer.mode", self._last_enhancer_mode)
+
+    def toggle_hud(self) -> None:
+        self.hud.setVisible(not self.hud.isVisible())
+        self.hud_action.setChecked(self.hud.isVisible())
+        self.schedule_save()
+
+    def toggle_virtual_camera(self) -> None:
+        self.outputs.toggle("virtual_camera")
+
+    def toggle_stream(self) -> None:
+        self.outputs.toggle("stream")
+
+    def toggle_recording(self) -> None:
+        self.outputs.toggle("record")
+
+    def toggle_fullscreen(self) -> None:
+        if self.isFullScreen():
+            self.showNormal()
+        else:
+            self.showFullScreen()

@@ -1,0 +1,202 @@
+"""Engine settings: a tree of frozen, validated dataclasses.
+
+The GUI or CLI builds a new tree with `dataclasses.replace` and hands it to the engine,
+which swaps one reference between frames, so a stage never sees half-applied settings.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal, get_args
+
+FaceSelection = Literal["main", "all", "map"]
+EnhancerMode = Literal["off", "builtin", "neural"]
+DetectorModel = Literal["auto", "short", "full"]
+
+
+def _check(condition: bool, message: str) -> None:
+    if not condition:
+        raise ValueError(message)
+
+
+@dataclass(frozen=True, slots=True)
+class DetectionSettings:
+    model: DetectorModel = "auto"
+    score_threshold: float = 0.5
+    min_face_px: int = 24
+    max_faces: int = 4
+    # Re-detect at least this often even while tracking holds (new faces entering).
+    redetect_every: int = 30
+
+    def __post_init__(self) -> None:
+        _check(self.model in ("auto", "short", "full"), f"unknown detector model {self.model!r}")
+        _check(0.0 < self.score_threshold < 1.0, "score_threshold must be in (0, 1)")
+        _check(self.min_face_px >= 1, "min_face_px must be >= 1")
+        _check(1 <= self.max_faces <= 16, "max_faces must be in 1..16")
+        _check(self.redetect_every >= 1, "redetect_every must be >= 1")
+
+
+@dataclass(frozen=True, slots=True)
+class TrackingSettings:
+    presence_threshold: float = 0.5
+    # One Euro filter: min cutoff (Hz) trades shimmer for lag; beta raises it with speed,
+    # measured in face sizes per second (1 face/s → cutoff + beta Hz).
+    smoothing: bool = True
+    min_cutoff_hz: float = 1.5
+    beta: float = 10.0
+
+    def __post_init__(self) -> None:
+        _check(0.0 < self.presence_threshold < 1.0, "presence_threshold must be in (0, 1)")
+        _check(self.min_cutoff_hz > 0.0, "min_cutoff_hz must be > 0")
+        _check(self.beta >= 0.0, "beta must be >= 0")
+
+
+@dataclass(frozen=True, slots=True)
+class SwapSettings:
+    enabled: bool = True
+    alpha: float = 1.0  # latent blend: 0 = target, 1 = source
+    shape_alpha: float = 0.3  # how far the face shape moves toward the source
+    face_selection: FaceSelection = "main"
+    keep_mouth_interior: bool = True
+    # Content-hash key of the active source face in the SourceLibrary (None: no swap).
+    source_key: str | None = None
+    # "map" mode: source keys assigned to the faces from left to right.
+    source_keys: tuple[str, ...] = ()
+    swapper: str = "builtin"  # "builtin" mesh swapper, or a neural model family name
+
+    def __post_init__(self) -> None:
+        _check(0.0 <= self.alpha <= 1.0, "alpha must be in [0, 1]")
+        _check(0.0 <= self.shape_alpha <= 1.0, "shape_alpha must be in [0, 1]")
+        _check(self.face_selection in ("main", "all", "map"), "face_selection: main|all|map")
+
+
+@dataclass(frozen=True, slots=True)
+class CompositorSettings:
+    mask_erode: float = 0.0  # fraction of face size
+    mask_feather: float = 0.04  # fraction of face size
+    # ...but never narrower than this: on a small, soft face (a webcam at a distance) a
+    # ramp of a few pixels is itself a visible edge. Measured (judge seam_grad, obama clip
+    # at its 512×388 size): 0.41 with no floor, 0.25 at 10 px, 0.13 at 14 px, 0.02 at 18;
+    # DEV photos' leave-source-out identity 93.3 → 91.1 → 86.7 % over the same steps.
+    # (An edge colour harmonisation was tried on top and removed: it cut the clip's seam
+    # to 0.09 but raised the DEV photos' from 0.074 to 0.093.)
+    min_feather_px: float = 14.0
+    color_match: bool = True
+    # Fine skin texture switches to the source this far (fraction of face size) inside
+    # the colour seam, so the seam carries the frame's own texture.
+    texture_inset: float = 0.04
+
+    def __post_init__(self) -> None:
+        _check(0.0 <= self.mask_erode <= 0.3, "mask_erode must be in [0, 0.3]")
+        _check(0.0 <= self.mask_feather <= 0.3, "mask_feather must be in [0, 0.3]")
+        _check(1.0 <= self.min_feather_px <= 64.0, "min_feather_px must be in [1, 64]")
+        _check(0.0 <= self.texture_inset <= 0.3, "texture_inset must be in [0, 0.3]")
+
+
+@dataclass(frozen=True, slots=True)
+class EnhancerSettings:
+    mode: EnhancerMode = "off"
+    strength: float = 0.8
+
+    def __post_init__(self) -> None:
+        _check(self.mode in ("off", "builtin", "neural"), f"unknown enhancer mode {self.mode!r}")
+        _check(0.0 <= self.strength <= 1.0, "strength must be in [0, 1]")
+
+
+@dataclass(frozen=True, slots=True)
+class OutputSettings:
+    mirror: bool = False
+    debug_overlay: bool = False
+    # A visible "SYNTHETIC" badge drawn on the output (every sink sees it): responsible use.
+    synthetic_label: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class HandSettings:
+    """Hands in front of the face stay visible (MediaPipe palm + hand landmark models)."""
+
+    enabled: bool = False
+    # The palm detector runs every N frames; between, hands are tracked from their last
+    # landmarks, so a hand that enters is masked within N frames.
+    every_n: int = 3
+    max_hands: int = 2
+    score_threshold: float = 0.5  # palm detector
+    presence_threshold: float = 0.5  # hand landmark model
+    grow: float = 0.06  # mask margin around the hand, fraction of its size
+
+    def __post_init__(self) -> None:
+        _check(1 <= self.every_n <= 120, "hands.every_n must be in 1..120")
+        _check(1 <= self.max_hands <= 4, "hands.max_hands must be in 1..4")
+        _check(0.0 < self.score_threshold < 1.0, "hands.score_threshold must be in (0, 1)")
+        _check(0.0 < self.presence_threshold < 1.0, "hands.presence_threshold must be in (0, 1)")
+        _check(0.0 <= self.grow <= 0.5, "hands.grow must be in [0, 0.5]")
+
+
+@dataclass(frozen=True, slots=True)
+class QualitySettings:
+    """The adaptive quality governor's target (engine.runtime.governor) and the internal scale.
+
+    With a target set and `governor` on, the engine steps quality down while the p95
+    misses it and back up when there is headroom; the user's settings stay as set.
+    """
+
+    target_fps: float | None = None  # processing p95 must fit in 1000/target_fps ms
+    target_p95_ms: float | None = None  # end-to-end latency p95 (capture → output)
+    governor: bool = True
+    # Faces are rendered at this fraction of the frame's resolution, then scaled up.
+    internal_scale: float = 1.0
+
+    def __post_init__(self) -> None:
+        _check(
+            self.target_fps is None or 1.0 <= self.target_fps <= 240.0,
+            "quality.target_fps must be in 1..240",
+        )
+        _check(
+            self.target_p95_ms is None or 1.0 <= self.target_p95_ms <= 1000.0,
+            "quality.target_p95_ms must be in 1..1000 ms",
+        )
+        _check(0.25 <= self.internal_scale <= 1.0, "quality.internal_scale must be in [0.25, 1]")
+
+    @property
+    def has_target(self) -> bool:
+        return self.target_fps is not None or self.target_p95_ms is not None
+
+
+# Where models may run, as the user picks it (engine.models.onnx maps each to
+# onnxruntime's provider name; the GUI labels them). The one list of them.
+ExecutionProvider = Literal["auto", "cuda", "tensorrt", "coreml", "directml", "openvino", "cpu"]
+EXECUTION_PROVIDERS: tuple[ExecutionProvider, ...] = get_args(ExecutionProvider)
+
+
+@dataclass(frozen=True, slots=True)
+class ModelSettings:
+    """Neural model choices (engine.models / engine.neural). Changing them means building
+    the neural stages again (sessions are created once, never per frame)."""
+
+    # "auto" prefers CUDA, CoreML, DirectML, OpenVINO, then CPU; TensorRT only when chosen.
+    provider: ExecutionProvider = "auto"
+    swapper_model: str = "inswapper_128"  # a manifest name of family "inswapper"
+    recognition_model: str = "w600k_r50"  # a manifest name of family "arcface"
+    # Enhancer for EnhancerSettings.mode == "neural": a registered model name
+    # (`fusecam models add`) or a path to a GFPGAN-style .onnx; "" = none chosen.
+    enhancer_model: str = ""
+    io_binding: bool = True  # on CUDA/TensorRT only; ignored on CPU
+    prefer_fp16: bool = True  # use a manifest's fp16 variant on GPU when it is present
+
+    def __post_init__(self) -> None:
+        _check(self.provider in EXECUTION_PROVIDERS, f"unknown provider {self.provider!r}")
+        _check(bool(self.swapper_model), "swapper_model must name a model")
+        _check(bool(self.recognition_model), "recognition_model must name a model")
+
+
+@dataclass(frozen=True, slots=True)
+class EngineSettings:
+    detection: DetectionSettings = field(default_factory=DetectionSettings)
+    tracking: TrackingSettings = field(default_factory=TrackingSettings)
+    swap: SwapSettings = field(default_factory=SwapSettings)
+    compositor: CompositorSettings = field(default_factory=CompositorSettings)
+    enhancer: EnhancerSettings = field(default_factory=EnhancerSettings)
+    output: OutputSettings = field(default_factory=OutputSettings)
+    models: ModelSettings = field(default_factory=ModelSettings)
+    hands: HandSettings = field(default_factory=HandSettings)
+    quality: QualitySettings = field(default_factory=QualitySettings)

@@ -1,0 +1,105 @@
+"""Rolling frame statistics: per-stage time, processing, end-to-end latency, fps, drops."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from engine.core.packet import FramePacket
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    p50_ms: float
+    p95_ms: float
+    max_ms: float
+
+    @staticmethod
+    def of(values: list[float] | deque[float]) -> Summary:
+        if not values:
+            return Summary(0.0, 0.0, 0.0)
+        arr = np.fromiter(values, dtype=np.float64, count=len(values))
+        p50, p95 = np.percentile(arr, [50, 95])
+        return Summary(float(p50), float(p95), float(arr.max()))
+
+    def as_dict(self) -> dict[str, float]:
+        return {
+            "p50_ms": round(self.p50_ms, 3),
+            "p95_ms": round(self.p95_ms, 3),
+            "max_ms": round(self.max_ms, 3),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class StatsSnapshot:
+    frames: int
+    fps: float
+    dropped: int
+    stages: dict[str, Summary]
+    processing: Summary
+    end_to_end: Summary
+    info: dict[str, float] = field(default_factory=dict)
+
+
+class FrameStats:
+    """Sliding window over the last `window` frames; safe to read from any thread."""
+
+    def __init__(self, window: int = 120) -> None:
+        self._window = window
+        self._lock = threading.Lock()
+        self.reset()
+
+    def reset(self) -> None:
+        """Forget everything (the benchmark drops its warm-up frames this way)."""
+        window = self._window
+        with self._lock:
+            self._stages: dict[str, deque[float]] = {}
+            self._processing: deque[float] = deque(maxlen=window)
+            self._end_to_end: deque[float] = deque(maxlen=window)
+            self._published: deque[int] = deque(maxlen=window)
+            self._counters: dict[str, float] = {}
+            self.frames = 0
+            self.dropped = 0
+
+    def record(self, packet: FramePacket, processing_ms: float) -> None:
+        with self._lock:
+            for name, ms in packet.timings_ms.items():
+                series = self._stages.get(name)
+                if series is None:
+                    series = self._stages[name] = deque(maxlen=self._window)
+                series.append(ms)
+            self._processing.append(processing_ms)
+            self._end_to_end.append((packet.published_ns - packet.capture_ns) / 1e6)
+            self._published.append(packet.published_ns)
+            self.frames += 1
+
+    def count(self, key: str, amount: float = 1.0) -> None:
+        """Accumulate a named counter (detector calls, track losses…)."""
+        with self._lock:
+            self._counters[key] = self._counters.get(key, 0.0) + amount
+
+    def set_dropped(self, dropped: int) -> None:
+        self.dropped = dropped
+
+    def snapshot(self) -> StatsSnapshot:
+        with self._lock:
+            stamps = list(self._published)
+            fps = 0.0
+            if len(stamps) >= 2 and stamps[-1] > stamps[0]:
+                fps = (len(stamps) - 1) / ((stamps[-1] - stamps[0]) / 1e9)
+            # A stalled engine should read as 0 fps, not as its last good rate.
+            if stamps and time.monotonic_ns() - stamps[-1] > 2_000_000_000:
+                fps = 0.0
+            return StatsSnapshot(
+                frames=self.frames,
+                fps=fps,
+                dropped=self.dropped,
+                stages={name: Summary.of(v) for name, v in self._stages.items()},
+                processing=Summary.of(self._processing),
+                end_to_end=Summary.of(self._end_to_end),
+                info=dict(self._counters),
+            )

@@ -1,0 +1,83 @@
+"""What the face stages learn about each face, carried in `FramePacket.faces`.
+
+Detector → `Face.detection`; landmarker → `landmarks`, `presence`; fitter → `fit`;
+swapper → `patch` (the new face rendered over its frame region); enhancer refines
+`patch`; compositor blends `patch` into `FramePacket.output`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+from numpy.typing import NDArray
+
+from engine.core.types import F32, Landmarks, Mask
+
+# MediaPipe's BlazeFace keypoint order (subject's right eye first, as seen in the image left).
+KEYPOINT_NAMES = ("right_eye", "left_eye", "nose_tip", "mouth", "right_ear", "left_ear")
+
+
+@dataclass(slots=True)
+class Detection:
+    box: F32  # x0, y0, x1, y1 in frame pixels
+    keypoints: F32  # 6×2 frame pixels, KEYPOINT_NAMES order
+    score: float
+
+    @property
+    def width(self) -> float:
+        return float(self.box[2] - self.box[0])
+
+    @property
+    def center(self) -> tuple[float, float]:
+        return float(self.box[0] + self.box[2]) / 2, float(self.box[1] + self.box[3]) / 2
+
+
+@dataclass(slots=True)
+class Pose:
+    rotation: NDArray[np.float64]  # 3×3, canonical face → camera (x right, y down, z away)
+    translation: NDArray[np.float64]  # 3, pixels (z relative)
+    scale: float  # canonical units → pixels
+    yaw_deg: float
+    pitch_deg: float
+    roll_deg: float
+
+
+@dataclass(slots=True)
+class FaceFit:
+    """3DMM-style parameters of one face."""
+
+    pose: Pose
+    identity: F32  # 468×3 pose-normalised offsets from the canonical mesh
+    expression: F32  # compact vector, names in engine.face.fit.EXPRESSION_NAMES
+    lighting: F32  # 9×3 spherical-harmonics coefficients (BGR), albedo-normalised
+    canonical_landmarks: F32  # 468×3 the face in canonical pose (pose removed)
+
+
+@dataclass(slots=True)
+class FacePatch:
+    """A rendered face over a rectangle of the frame, ready to composite."""
+
+    x0: int
+    y0: int
+    image: F32  # h×w×3 BGR float32 0..255
+    mask: Mask  # h×w, where the new face may replace the target (before feathering)
+    keep_mask: Mask | None = None  # h×w, target pixels to keep (mouth interior, occluders)
+    detail_sigma: float = 0.0  # blur applied so the render's fine detail matches the target
+    scale_px: float = 0.0  # the face's inter-ocular distance (0: unknown)
+    features: Mask | None = None  # h×w, 1 on eyes, brows and lips (identity detail)
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return int(self.mask.shape[0]), int(self.mask.shape[1])
+
+
+@dataclass(slots=True)
+class Face:
+    track_id: int
+    detection: Detection | None = None
+    landmarks: Landmarks | None = None  # 468×3 frame pixels (z: relative depth, x scale)
+    presence: float = 0.0
+    fit: FaceFit | None = None
+    patch: FacePatch | None = None
+    extras: dict[str, object] = field(default_factory=dict)

@@ -1,0 +1,191 @@
+"""`fusecam bench`: run the engine flat out and paced like a 30 fps camera, and report."""
+
+from __future__ import annotations
+
+import resource
+import sys
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from engine.core.packet import FramePacket
+from engine.core.settings import EngineSettings, EnhancerMode
+from engine.runtime.pipeline import Engine
+from engine.runtime.session import LiveSession
+from engine.sources.base import FrameSource
+from engine.stages.base import Stage
+
+SourceFactory = Callable[[bool], FrameSource]  # argument: lockstep (max mode)
+StagesFactory = Callable[[], Sequence[Stage]]
+
+PACED_FPS = 30.0
+ENHANCER_MODES: tuple[EnhancerMode, ...] = ("off", "builtin", "neural")
+
+
+@dataclass(frozen=True, slots=True)
+class BenchConfig:
+    frames: int = 200
+    warmup: int = 10
+    settings: EngineSettings = field(default_factory=EngineSettings)
+    # Enhancer modes to measure one after another (max + paced each); () = as in settings.
+    enhancers: tuple[EnhancerMode, ...] = ()
+
+
+def peak_rss_mb() -> float:
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    # Linux reports KiB, macOS bytes.
+    return rss / (1024 * 1024) if sys.platform == "darwin" else rss / 1024
+
+
+def with_enhancer(settings: EngineSettings, mode: EnhancerMode) -> EngineSettings:
+    """The settings with another enhancer mode (validated by EnhancerSettings)."""
+    return replace(settings, enhancer=replace(settings.enhancer, mode=mode))
+
+
+def _run_once(
+    mode: str,
+    make_source: SourceFactory,
+    make_stages: StagesFactory,
+    config: BenchConfig,
+    enhancer: EnhancerMode | None = None,
+) -> dict[str, Any]:
+    settings = config.settings if enhancer is None else with_enhancer(config.settings, enhancer)
+    engine = Engine(make_stages(), settings, stats_window=config.frames)
+    source = make_source(mode == "max")
+    source.max_frames = config.frames + config.warmup
+    session = LiveSession(engine, source)
+    unavailable = session.prepare_stages()
+    # Warm-up frames (first inferences, caches) are processed but not counted. The reset
+    # runs on the engine thread right after the last warm-up frame: resetting from here
+    # instead would race the engine and lose a varying number of measured frames.
+    warm = threading.Event()
+    mark: dict[str, float] = {}
+
+    def end_warmup(_packet: FramePacket) -> None:
+        if not warm.is_set() and engine.frames_published >= config.warmup:
+            engine.stats.reset()
+            mark["drops"] = engine.input.drops
+            mark["started"] = time.monotonic()
+            warm.set()
+
+    engine.add_listener(end_warmup)
+    session.start()
+    try:
+        warm.wait(timeout=120)
+        session.wait_source_drained(timeout=max(60.0, config.frames))
+        elapsed = time.monotonic() - mark.get("started", time.monotonic())
+    finally:
+        session.stop()
+    drops_before = int(mark.get("drops", engine.input.drops))
+    snap = engine.stats.snapshot()
+    assert source.info is not None
+    run: dict[str, Any] = {
+        "mode": mode,
+        "enhancer": settings.enhancer.mode,
+        "size": [source.info.width, source.info.height],
+        "frames": snap.frames,
+        "fps": round(snap.frames / elapsed, 2) if elapsed > 0 else 0.0,
+        "dropped": engine.input.drops - drops_before,
+        "peak_rss_mb": round(peak_rss_mb(), 1),
+        "providers": session.providers(),
+        "stages": {name: s.as_dict() for name, s in snap.stages.items()},
+        "processing": snap.processing.as_dict(),
+        "end_to_end": snap.end_to_end.as_dict(),
+        "counters": snap.info,
+    }
+    if settings.enhancer.mode == "neural":
+        # What really ran: without a usable model the live selector falls back.
+        reason = unavailable.get("enhancer")
+        run["enhancer_used"] = "builtin" if reason else "neural"
+        run["enhancer_fallback"] = reason
+    return run
+
+
+def run_bench(
+    make_source: SourceFactory, make_stages: StagesFactory, config: BenchConfig
+) -> dict[str, Any]:
+    """Both runs (max, paced) per enhancer mode, in this one process."""
+    if not config.enhancers:
+        runs = [_run_once(mode, make_source, make_stages, config) for mode in ("max", "paced")]
+        return {"runs": runs}
+    runs = []
+    for enhancer in config.enhancers:
+        for mode in ("max", "paced"):
+            runs.append(_run_once(mode, make_source, make_stages, config, enhancer))
+    report: dict[str, Any] = {"runs": runs}
+    if len(config.enhancers) > 1 and "off" in config.enhancers:
+        report["enhancer_comparison"] = compare_enhancers(runs)
+    return report
+
+
+def compare_enhancers(runs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each mode's lock-step (max) numbers beside "off" from the same process: what the
+    enhancer costs on this machine, as ratios that do not depend on its absolute speed."""
+    by_mode = {r["enhancer"]: r for r in runs if r["mode"] == "max"}
+    off = by_mode["off"]
+
+    def ratio(a: float, b: float) -> float:
+        return round(a / b, 3) if b > 0 else 0.0
+
+    rows = []
+    for name, run in by_mode.items():
+        proc, base = run["processing"], off["processing"]
+        rows.append(
+            {
+                "enhancer": name,
+                "enhancer_used": run.get("enhancer_used", name),
+                "fps": run["fps"],
+                "fps_vs_off": ratio(run["fps"], off["fps"]),
+                "processing_p50_ms": proc["p50_ms"],
+                "p50_vs_off": ratio(proc["p50_ms"], base["p50_ms"]),
+                "processing_p95_ms": proc["p95_ms"],
+                "p95_vs_off": ratio(proc["p95_ms"], base["p95_ms"]),
+                "enhancer_p50_ms": run["stages"].get("enhancer", {}).get("p50_ms", 0.0),
+            }
+        )
+    return rows
+
+
+def format_table(report: dict[str, Any]) -> str:
+    lines = []
+    for run in report["runs"]:
+        w, h = run["size"]
+        lines.append(
+            f"mode {run['mode']:<5}  enhancer {run.get('enhancer', '-'):<7}  "
+            f"{w}x{h}  frames {run['frames']}  fps {run['fps']:.1f}  "
+            f"dropped {run['dropped']}  peak RSS {run['peak_rss_mb']:.0f} MB  "
+            f"providers {','.join(run['providers']) or '-'}"
+        )
+        lines.append(f"  {'stage':<16}{'p50 ms':>10}{'p95 ms':>10}{'max ms':>10}")
+        rows = [*run["stages"].items(), ("processing", run["processing"])]
+        rows.append(("end_to_end", run["end_to_end"]))
+        for name, s in rows:
+            p50, p95, worst = s["p50_ms"], s["p95_ms"], s["max_ms"]
+            lines.append(f"  {name:<16}{p50:>10.2f}{p95:>10.2f}{worst:>10.2f}")
+        if run.get("enhancer_fallback"):
+            reason = run["enhancer_fallback"]
+            lines.append(f"  neural enhancer unavailable, built-in measured: {reason}")
+    if "enhancer_comparison" in report:
+        lines += _comparison_table(report["enhancer_comparison"])
+    return "\n".join(lines)
+
+
+def _comparison_table(rows: list[dict[str, Any]]) -> list[str]:
+    lines = [
+        "enhancer cost (lock-step runs, this process; ×off = relative to enhancer off)",
+        f"  {'enhancer':<18}{'fps':>8}{'×off':>7}{'proc p50':>10}{'×off':>7}"
+        f"{'proc p95':>10}{'×off':>7}{'stage p50':>11}",
+    ]
+    for r in rows:
+        label = r["enhancer"]
+        if r["enhancer_used"] != label:
+            label = f"{label}→{r['enhancer_used']}"
+        lines.append(
+            f"  {label:<18}{r['fps']:>8.1f}{r['fps_vs_off']:>7.2f}"
+            f"{r['processing_p50_ms']:>10.2f}{r['p50_vs_off']:>7.2f}"
+            f"{r['processing_p95_ms']:>10.2f}{r['p95_vs_off']:>7.2f}"
+            f"{r['enhancer_p50_ms']:>11.2f}"
+        )
+    return lines

@@ -1,0 +1,84 @@
+"""Builds the stage list the engine runs, and loads the chosen source faces."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from pathlib import Path
+
+from engine.core.paths import DEFAULT_SOURCE_FACE
+from engine.core.settings import EngineSettings
+from engine.face.analyzer import FaceAnalyzer
+from engine.face.fit import FaceFitter
+from engine.face.tracker import FaceTracker
+from engine.stages.base import Stage
+from engine.stages.composite import CompositeStage
+from engine.stages.detect import DetectStage
+from engine.stages.enhance_builtin import BuiltinEnhanceStage
+from engine.stages.fit import FitStage
+from engine.stages.hands import HandStage
+from engine.stages.label import SyntheticLabel
+from engine.stages.landmarks import LandmarkStage
+from engine.stages.neural_enhance import NeuralEnhanceStage
+from engine.stages.neural_swap import NeuralSwapStage
+from engine.stages.overlay import OverlayStage
+from engine.stages.select import EnhancerSelector, SwapperSelector
+from engine.stages.swap import SwapStage
+from engine.swap.library import SourceLibrary
+from engine.swap.renderer import FaceRenderer
+
+
+def build_stages(
+    settings: EngineSettings,
+    source_faces: Sequence[Path] = (),
+    analyzer: FaceAnalyzer | None = None,
+    library: SourceLibrary | None = None,
+) -> list[Stage]:
+    """The live pipeline: detect-or-track → mesh → fit → swap → enhance → composite →
+    overlay. Neural swapper/enhancer load in the background when the settings ask for them.
+
+    `source_faces`, if given, are loaded into the library (so their keys resolve);
+    which one is active is `settings.swap.source_key` (see `with_sources`).
+    """
+    del settings
+    analyzer = analyzer or (library.analyzer if library is not None else FaceAnalyzer.bundled())
+    library = library or SourceLibrary(analyzer)
+    if source_faces:
+        library.load_identity(source_faces)
+    tracker = FaceTracker()
+    fitter = FaceFitter()
+    shared_library = library
+    return [
+        DetectStage(analyzer, tracker),
+        LandmarkStage(analyzer, tracker),
+        FitStage(fitter),
+        SwapperSelector(
+            SwapStage(library, FaceRenderer(fitter)),
+            lambda s: NeuralSwapStage.from_settings(s, shared_library),
+        ),
+        EnhancerSelector(BuiltinEnhanceStage(), NeuralEnhanceStage.from_settings),
+        HandStage(),  # after the face is final, before it is blended in; loads when enabled
+        CompositeStage(),
+        OverlayStage(),
+        SyntheticLabel(),  # last, so every output shows it when it is on
+    ]
+
+
+def with_sources(
+    settings: EngineSettings, library: SourceLibrary, source_faces: Sequence[Path] = ()
+) -> EngineSettings:
+    """Load the source photos (one person; the bundled sample face when none are given)
+    and make them the active identity."""
+    paths = list(source_faces) or [DEFAULT_SOURCE_FACE]
+    key = library.load_identity(paths).key
+    return dataclasses.replace(settings, swap=dataclasses.replace(settings.swap, source_key=key))
+
+
+def providers_of(stages: Sequence[Stage]) -> list[str]:
+    """Execution providers actually in use by the stages that run models."""
+    seen: list[str] = []
+    for stage in stages:
+        for provider in stage.providers():
+            if provider not in seen:
+                seen.append(provider)
+    return seen

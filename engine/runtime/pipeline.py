@@ -1,0 +1,154 @@
+"""The engine thread: newest packet in, stages in order, result published to the buffer."""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Sequence
+
+import cv2
+
+from engine.core.listeners import FrameListener, Listeners
+from engine.core.packet import FramePacket
+from engine.core.settings import EngineSettings
+from engine.core.slots import DoubleBuffer, LatestSlot
+from engine.core.stats import FrameStats
+from engine.core.threads import ErrorCallback, Worker
+from engine.runtime.governor import EngineGovernor
+from engine.stages.base import Stage
+
+log = logging.getLogger(__name__)
+
+
+class StageError(RuntimeError):
+    """A stage raised while processing a frame; the frame passed through unchanged."""
+
+
+class Engine(Worker):
+    """Runs the stage list on the newest captured frame and double-buffers the results.
+
+    Settings and the stage list are replaced by swapping one reference, read once per
+    frame, so a frame is always processed with one consistent configuration. A stage
+    that raises costs that frame its processing (it passes through unchanged), never
+    the loop.
+    """
+
+    def __init__(
+        self,
+        stages: Sequence[Stage],
+        settings: EngineSettings | None = None,
+        *,
+        stats_window: int = 120,
+        on_error: ErrorCallback | None = None,
+        governor: EngineGovernor | None = None,
+    ) -> None:
+        super().__init__("engine", on_error)
+        self._stages: tuple[Stage, ...] = tuple(stages)
+        # The user's settings, and the effective ones the stages run with: the quality
+        # governor derives the latter (it only acts when settings.quality sets a target).
+        self.governor = governor or EngineGovernor()
+        self._settings_lock = threading.Lock()
+        self._user_settings = settings or EngineSettings()
+        self._settings = self.governor.derive(self._user_settings)
+        self.input: LatestSlot[FramePacket] = LatestSlot()
+        self.output: DoubleBuffer[FramePacket] = DoubleBuffer()
+        self.stats = FrameStats(stats_window)
+        self._listeners = Listeners("frame")
+        self.stage_errors = 0
+        # Every frame ever published; unlike stats.frames it survives stats.reset(),
+        # so "has the source drained?" stays answerable after a benchmark warm-up.
+        self.frames_published = 0
+        self._last_error_log_ns = 0
+
+    # --- configuration (any thread) ---------------------------------------------------
+    @property
+    def settings(self) -> EngineSettings:
+        """The user's settings (what the controls show and edit)."""
+        return self._user_settings
+
+    @property
+    def effective_settings(self) -> EngineSettings:
+        """What the stages run with: the user's, or the governor's step down from them."""
+        return self._settings
+
+    def set_settings(self, settings: EngineSettings) -> None:
+        with self._settings_lock:
+            self._user_settings = settings
+            self._settings = self.governor.derive(settings)
+
+    @property
+    def stages(self) -> tuple[Stage, ...]:
+        return self._stages
+
+    def set_stages(self, stages: Sequence[Stage]) -> None:
+        self._stages = tuple(stages)
+
+    def add_listener(self, listener: FrameListener) -> None:
+        """Called on the engine thread after each publish; must return quickly."""
+        self._listeners.add(listener)
+
+    def remove_listener(self, listener: FrameListener) -> None:
+        self._listeners.remove(listener)
+
+    # --- processing -------------------------------------------------------------------
+    def process(self, packet: FramePacket) -> FramePacket:
+        """Run every stage on one packet (on the calling thread); used live and offline."""
+        settings = self._settings
+        stages = self._stages
+        started = time.perf_counter_ns()
+        if settings.output.mirror:
+            packet.frame = cv2.flip(packet.frame, 1)
+        for stage in stages:
+            t0 = time.perf_counter_ns()
+            try:
+                packet = stage.process(packet, settings)
+            except Exception as exc:
+                self._stage_failed(stage.name, exc, packet)
+                break
+            finally:
+                packet.timings_ms[stage.name] = (time.perf_counter_ns() - t0) / 1e6
+        packet.info["processing_ms"] = (time.perf_counter_ns() - started) / 1e6
+        return packet
+
+    def _stage_failed(self, name: str, exc: Exception, packet: FramePacket) -> None:
+        self.stage_errors += 1
+        packet.output = None
+        packet.info["error"] = f"{name}: {exc}"
+        now = time.monotonic_ns()
+        # One log line and callback per second at most: a broken stage must not flood.
+        if now - self._last_error_log_ns > 1_000_000_000:
+            self._last_error_log_ns = now
+            log.error("stage %s failed on frame %d: %s", name, packet.frame_id, exc, exc_info=exc)
+            if self.on_error is not None:
+                self.on_error(f"stage:{name}", StageError(f"{name}: {exc}"))
+
+    def publish(self, packet: FramePacket) -> None:
+        result = packet.result
+        result.flags.writeable = False
+        packet.published_ns = time.monotonic_ns()
+        self.output.publish(packet)
+        self.frames_published += 1
+        self.stats.record(packet, float(packet.info.get("processing_ms", 0.0)))
+        self.stats.set_dropped(self.input.drops)
+        if self.governor.observe(packet):
+            with self._settings_lock:
+                self._settings = self.governor.derive(self._user_settings)
+            self.stats.count("quality_steps")
+        self._listeners.notify(packet)
+
+    def _run(self) -> None:
+        while not self.stopping:
+            packet = self.input.get(timeout=0.1)
+            if packet is None:
+                continue
+            self.publish(self.process(packet))
+
+    def start(self) -> None:
+        # stop() closed the input; a restarted engine would otherwise spin on it.
+        if not self.alive:
+            self.input.reopen()
+        super().start()
+
+    def _on_stop(self) -> None:
+        self.input.close()

@@ -1,1 +1,0 @@
-"""Consumers of published frames: recorder, virtual camera, network stream."""

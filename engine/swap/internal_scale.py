@@ -1,0 +1,137 @@
+"""Renders faces at a lower internal resolution (`settings.quality.internal_scale`).
+
+The swapper's cost grows with the face's pixel area (rasterising, texture lookup,
+colour match); the governor's last rungs trade that detail for time. `render_scaled`
+hands the swapper a downscaled frame and faces whose every pixel quantity is scaled
+to match, then scales each rendered patch back to frame pixels. Detection and mesh
+are untouched: their models see fixed-size crops whatever the frame size.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Callable
+
+import cv2
+import numpy as np
+
+from engine.core.packet import FramePacket
+from engine.core.settings import EngineSettings
+from engine.core.types import Frame
+from engine.face.records import Face, FacePatch
+
+Render = Callable[[FramePacket, EngineSettings], FramePacket]
+
+_FULL = 0.999
+_MARGIN = 0.5  # of the face's size, around the faces: room for shape change and alignment
+
+
+def scale_face(face: Face, s: float, origin: tuple[int, int] = (0, 0)) -> Face:
+    """A copy of `face` in the frame region starting at `origin`, scaled by `s` (pixel
+    quantities move and scale; shape, expression and light are unit-free)."""
+    ox, oy = origin
+    xy = np.array([ox, oy], np.float32)
+    scaled = dataclasses.replace(face, patch=None)
+    if face.landmarks is not None:
+        scaled.landmarks = (face.landmarks - np.array([ox, oy, 0], np.float32)) * np.float32(s)
+    if face.detection is not None:
+        d = face.detection
+        scaled.detection = dataclasses.replace(
+            d, box=(d.box - np.tile(xy, 2)) * np.float32(s), keypoints=(d.keypoints - xy) * s
+        )
+    if face.fit is not None:
+        pose = face.fit.pose
+        moved = (pose.translation - np.array([ox, oy, 0.0])) * s
+        scaled.fit = dataclasses.replace(
+            face.fit, pose=dataclasses.replace(pose, scale=pose.scale * s, translation=moved)
+        )
+    return scaled
+
+
+def faces_region(
+    faces: list[Face], frame_size: tuple[int, int], margin: float = _MARGIN
+) -> tuple[int, int, int, int] | None:
+    """(x0, y0, x1, y1) around every meshed face, with a margin; None if none is meshed."""
+    width, height = frame_size
+    boxes = []
+    for face in faces:
+        if face.landmarks is None:
+            continue
+        lo, hi = face.landmarks[:, :2].min(axis=0), face.landmarks[:, :2].max(axis=0)
+        pad = margin * float(max(hi - lo))
+        boxes.append((lo[0] - pad, lo[1] - pad, hi[0] + pad, hi[1] + pad))
+    if not boxes:
+        return None
+    b = np.array(boxes)
+    x0, y0 = max(0, math.floor(b[:, 0].min())), max(0, math.floor(b[:, 1].min()))
+    x1, y1 = min(width, math.ceil(b[:, 2].max())), min(height, math.ceil(b[:, 3].max()))
+    return (x0, y0, x1, y1) if x1 - x0 >= 8 and y1 - y0 >= 8 else None
+
+
+def upscale_patch(
+    patch: FacePatch, s: float, origin: tuple[int, int], frame_size: tuple[int, int]
+) -> FacePatch | None:
+    """A patch rendered in the scaled region, resampled onto the frame's own pixel grid."""
+    width, height = frame_size
+    ox, oy = origin
+    h, w = patch.shape
+    x0, y0 = ox + math.floor(patch.x0 / s), oy + math.floor(patch.y0 / s)
+    x1 = min(width, ox + math.ceil((patch.x0 + w) / s))
+    y1 = min(height, oy + math.ceil((patch.y0 + h) / s))
+    if x1 - x0 < 2 or y1 - y0 < 2:
+        return None
+    # Frame pixel centre X sits at scaled pixel (X − ox + 0.5)·s − 0.5 of the region.
+    m = np.array(
+        [
+            [s, 0.0, (x0 - ox + 0.5) * s - 0.5 - patch.x0],
+            [0.0, s, (y0 - oy + 0.5) * s - 0.5 - patch.y0],
+        ],
+        np.float64,
+    )
+    size = (x1 - x0, y1 - y0)
+    flags = cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
+
+    def warp(a: np.ndarray, border: int) -> np.ndarray:
+        return cv2.warpAffine(a, m, size, flags=flags, borderMode=border, borderValue=0)
+
+    keep = None if patch.keep_mask is None else warp(patch.keep_mask, cv2.BORDER_CONSTANT)
+    return FacePatch(
+        x0,
+        y0,
+        warp(patch.image, cv2.BORDER_REPLICATE).astype(np.float32),
+        warp(patch.mask, cv2.BORDER_CONSTANT).astype(np.float32),
+        keep,
+    )
+
+
+def render_scaled(render: Render, packet: FramePacket, settings: EngineSettings) -> FramePacket:
+    """`render` (the swapper) run on the faces' region at `settings.quality.internal_scale`,
+    its patches scaled back to frame pixels; transparent at scale 1, the default."""
+    s = settings.quality.internal_scale
+    if s >= _FULL or not packet.faces:
+        return render(packet, settings)
+    frame: Frame = packet.frame
+    height, width = frame.shape[:2]
+    faces = list(packet.faces)
+    region = faces_region(faces, (width, height))
+    if region is None:
+        return render(packet, settings)
+    # Only the faces' region is scaled (a whole-frame resize would cost more than the
+    # smaller render saves); one factor for both axes, as the pose scale is isotropic.
+    x0, y0, x1, y1 = region
+    small_w = max(1, round((x1 - x0) * s))
+    sx = small_w / (x1 - x0)
+    small = cv2.resize(
+        frame[y0:y1, x0:x1],
+        (small_w, max(1, round((y1 - y0) * sx))),
+        interpolation=cv2.INTER_LINEAR,
+    )
+    scaled = [scale_face(f, sx, (x0, y0)) for f in faces]
+    inner = FramePacket(packet.frame_id, packet.capture_ns, small, faces=scaled, info=packet.info)
+    render(inner, settings)
+    for face, small_face in zip(faces, scaled, strict=True):
+        if small_face.patch is not None:
+            face.patch = upscale_patch(small_face.patch, sx, (x0, y0), (width, height))
+    packet.info["internal_scale"] = round(sx, 3)
+    return packet

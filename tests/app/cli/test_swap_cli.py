@@ -1,0 +1,190 @@
+"""`fusecam swap` end to end with the built-in swapper: the face changes, the rest of the
+picture does not, every video frame is written, and a bad source says why.
+
+Runs `app.cli.main` in-process with real models. FUSECAM_CACHE_DIR points into tmp_path
+so the user's cache is never touched. Videos are FFV1 .mkv (lossless both ways), so
+"unchanged" can be checked exactly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from numpy.typing import NDArray
+
+from app.cli.main import main
+from engine.face.analyzer import FaceAnalyzer
+from engine.face.records import Face
+from tests.conftest import REPO_ROOT
+
+GRACE = REPO_ROOT / "resources" / "faces" / "grace_hopper.jpg"
+EILEEN = REPO_ROOT / "resources" / "faces" / "astronaut_eileen_collins.png"
+DEV_VIDEO = REPO_ROOT.parent / "shared" / "testdata" / "video" / "obama_1.mp4"
+ReadFrames = Callable[[Path], list[NDArray[np.uint8]]]  # the `read_frames` fixture (conftest)
+
+
+@pytest.fixture(autouse=True)
+def cache_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("FUSECAM_CACHE_DIR", str(cache))
+    return cache
+
+
+@pytest.fixture(scope="module")
+def analyzer() -> FaceAnalyzer:
+    return FaceAnalyzer.bundled("cpu")
+
+
+def invoke(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    try:
+        code = main(argv)
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else 1
+    return code, capsys.readouterr().err
+
+
+def face_regions(
+    analyzer: FaceAnalyzer, frame: NDArray[np.uint8]
+) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
+    """(well inside the face, far outside it): the mesh hull eroded by 4 px, and the
+    complement of the hull grown by a fifth of the face's size."""
+    faces = analyzer.analyze_image(frame)
+    assert faces, "no face in the target"
+    face: Face = faces[0]
+    assert face.landmarks is not None
+    hull = cv2.convexHull(face.landmarks[:, :2].astype(np.float32))[:, 0, :]
+    mask = np.zeros(frame.shape[:2], np.uint8)
+    cv2.fillPoly(mask, [np.round(hull).astype(np.int32)], 1)
+    size = int(np.sqrt(mask.sum()))
+    inside = cv2.erode(mask, np.ones((9, 9), np.uint8)) > 0
+    grow = max(3, size // 5)
+    near = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * grow + 1,) * 2))
+    return inside, near == 0
+
+
+def assert_swapped(
+    analyzer: FaceAnalyzer, target: NDArray[np.uint8], output: NDArray[np.uint8]
+) -> float:
+    """The face changed; far from it every pixel is the target's. Returns the face's
+    mean absolute change (grey levels)."""
+    assert output.shape == target.shape
+    inside, far = face_regions(analyzer, target)
+    np.testing.assert_array_equal(output[far], target[far])
+    change = float(np.abs(output.astype(np.int16) - target)[inside].mean())
+    assert change > 8.0, change
+    return change
+
+
+def test_swap_image_changes_the_face_and_nothing_far_from_it(
+    analyzer: FaceAnalyzer, tmp_path: Path, cache_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "OUT.png"
+    code, err = invoke(
+        ["swap", "--source", str(GRACE), "--target", str(EILEEN), "--output", str(out)], capsys
+    )
+    assert code == 0, err
+    output = cv2.imread(str(out))
+    target = cv2.imread(str(EILEEN))
+    assert output is not None and target is not None
+    assert_swapped(analyzer, target, output)  # measured: 31 grey levels
+    assert list((cache_dir / "sources").glob("*.npz")), "the source was not cached"
+
+
+def test_swap_image_with_several_source_photos(
+    analyzer: FaceAnalyzer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "OUT.png"
+    code, err = invoke(
+        ["swap", "--source", str(GRACE), "--source", str(EILEEN), "--target", str(GRACE),
+         "--output", str(out)],
+        capsys,
+    )  # fmt: skip
+    assert code == 0, err
+    output, target = cv2.imread(str(out)), cv2.imread(str(GRACE))
+    assert output is not None and target is not None
+    assert_swapped(analyzer, target, output)
+
+
+def test_a_source_without_a_face_fails_with_one_line_naming_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    blank = tmp_path / "blank.png"
+    cv2.imwrite(str(blank), np.full((240, 320, 3), 100, np.uint8))
+    out = tmp_path / "OUT.png"
+    code, err = invoke(
+        ["swap", "--source", str(blank), "--target", str(EILEEN), "--output", str(out)], capsys
+    )
+    assert code == 2
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert lines == [f"fusecam: error: {blank}: no face found"], err
+    assert not out.exists()
+
+
+def write_clip(frames: list[NDArray[np.uint8]], path: Path, fps: float = 30.0) -> Path:
+    height, width = frames[0].shape[:2]
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*"FFV1"), fps, (width, height))
+    assert writer.isOpened(), "OpenCV cannot write FFV1 .mkv here"
+    try:
+        for frame in frames:
+            writer.write(frame)
+    finally:
+        writer.release()
+    return path
+
+
+def swap_clip(
+    analyzer: FaceAnalyzer,
+    frames: list[NDArray[np.uint8]],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    read_frames: ReadFrames,
+) -> list[float]:
+    target = write_clip(frames, tmp_path / "target.mkv")
+    assert len(read_frames(target)) == len(frames)
+    out = tmp_path / "OUT.mkv"
+    code, err = invoke(
+        ["swap", "--source", str(GRACE), "--target", str(target), "--output", str(out)], capsys
+    )
+    assert code == 0, err
+    assert f"wrote {len(frames)} frames" in err
+    written = read_frames(out)
+    assert len(written) == len(frames), "every frame is written, in order"
+    return [assert_swapped(analyzer, t, o) for t, o in zip(frames, written, strict=True)]
+
+
+def test_swap_video_swaps_every_frame(
+    analyzer: FaceAnalyzer,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    read_frames: ReadFrames,
+) -> None:
+    portrait = cv2.imread(str(EILEEN))
+    assert portrait is not None
+    # The portrait drifting a few pixels per frame: tracking carries the face along.
+    frames = [np.roll(portrait, (2 * i, 3 * i), axis=(0, 1)) for i in range(6)]
+    changes = swap_clip(analyzer, frames, tmp_path, capsys, read_frames)
+    assert min(changes) > 8.0
+
+
+@pytest.mark.testdata
+def test_swap_video_swaps_every_frame_of_a_dev_clip(
+    analyzer: FaceAnalyzer,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    read_frames: ReadFrames,
+) -> None:
+    capture = cv2.VideoCapture(str(DEV_VIDEO))
+    frames: list[NDArray[np.uint8]] = []
+    try:
+        while len(frames) < 20:
+            ok, frame = capture.read()
+            assert ok, f"{DEV_VIDEO}: could not read frame {len(frames)}"
+            frames.append(frame)
+    finally:
+        capture.release()
+    changes = swap_clip(analyzer, frames, tmp_path, capsys, read_frames)
+    assert min(changes) > 8.0, changes  # measured: 18.1–18.5 grey levels

@@ -1,0 +1,86 @@
+"""HUD numbers from real engine stats; the enhancer cost meter's arithmetic; advice."""
+
+from __future__ import annotations
+
+from app.gui.widgets.hud import HudData
+from app.gui.widgets.messages import advice_for
+from engine.runtime.enhancer_cost import EnhancerCostMeter
+
+
+def test_hud_shows_fps_latency_stages_and_provider(qtbot, make_window, wait_ready) -> None:
+    window = make_window()
+    wait_ready(window)
+    qtbot.waitUntil(lambda: window.hud.data.fps > 0, timeout=5000)
+    data = window.hud.data
+    snap = window.core.engine.stats.snapshot()
+    assert set(s.name for s in data.stages) == set(snap.stages)
+    line = data.lines()[0]
+    assert "fps" in line and "p50" in line and "p95" in line
+    assert "CPU" in data.lines()[1]
+    assert window.hud.isVisible()
+    window.toggle_hud()
+    assert not window.hud.isVisible() and not window.hud_action.isChecked()
+
+
+def test_hud_data_from_numbers() -> None:
+    data = HudData(
+        fps=29.96, latency_p50_ms=31.2, latency_p95_ms=44.9, providers=("CUDAExecutionProvider",)
+    )
+    assert data.lines()[0].startswith("30.0 fps")
+    assert "p50  31 ms" in data.lines()[0] and "p95  45 ms" in data.lines()[0]
+    assert "provider CUDA" in data.lines()[1]
+
+
+def _feed(meter: EnhancerCostMeter, start: float, end: float, fps: float, frames0: int) -> int:
+    t, frames = start, frames0
+    while t < end:
+        meter.sample(t, frames)
+        t += 0.25
+        frames += round(fps * 0.25)
+    return frames
+
+
+def test_enhancer_cost_is_the_fps_difference() -> None:
+    meter = EnhancerCostMeter(settle_s=0.5, window_s=2.0)
+    frames = _feed(meter, 0.0, 3.0, 28.0, 0)
+    meter.toggled(3.0, "off", "builtin")
+    assert meter.measuring
+    frames = _feed(meter, 3.0, 5.6, 20.0, frames)
+    cost = meter.tick(5.6, stage_ms=9.5)
+    assert cost is not None and cost.mode == "builtin"
+    assert abs(cost.fps_delta - (-8.0)) < 0.5
+    assert cost.text() == "builtin: −8.0 fps, +9.5 ms/frame"
+    # Turning it off again measures the same cost from the other side.
+    meter.toggled(5.6, "builtin", "off")
+    _feed(meter, 5.6, 8.2, 28.0, frames)
+    again = meter.tick(8.2, stage_ms=None)
+    assert again is not None and abs(again.fps_delta - (-8.0)) < 0.5
+
+
+def test_enhancer_cost_waits_for_enough_samples() -> None:
+    meter = EnhancerCostMeter()
+    meter.toggled(0.0, "off", "builtin")  # no history: nothing to compare against
+    assert not meter.measuring
+    assert meter.tick(10.0, None) is None
+
+
+def test_advice_for_common_errors() -> None:
+    assert "Close other apps" in (
+        advice_for("source-camera", "camera 0: cannot open (not connected, or busy in another app)")
+        or ""
+    )
+    assert "reconnects" in (advice_for("source-camera", "camera 0 lost; retrying") or "")
+    assert advice_for("engine", "something new") is None
+
+
+def test_enhancer_toggle_shows_what_it_costs(qtbot, make_window, wait_ready) -> None:
+    window = make_window()
+    wait_ready(window)
+    qtbot.wait(2300)  # a rate "before" needs a couple of seconds of history
+    window.toggle_enhancer()
+    assert window.core.engine.settings.enhancer.mode == "builtin"
+    assert "measuring" in window.controls.enhancer_cost.text()
+    qtbot.waitUntil(lambda: "fps" in window.controls.enhancer_cost.text(), timeout=10000)
+    assert window.controls.enhancer_cost.text().startswith("cost — builtin:")
+    window.toggle_enhancer()
+    assert window.core.engine.settings.enhancer.mode == "off"

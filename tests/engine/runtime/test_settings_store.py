@@ -1,0 +1,139 @@
+"""Saved settings: round trip, corrupt files, invalid values, newer formats."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+
+from engine.core.settings import EngineSettings
+from engine.runtime import settings_store
+from engine.runtime.settings_store import AppState, GalleryEntry, load, save
+from engine.sources.choice import InputChoice
+
+
+def _custom_state() -> AppState:
+    engine = EngineSettings()
+    engine = dataclasses.replace(
+        engine,
+        swap=dataclasses.replace(
+            engine.swap,
+            alpha=0.4,
+            face_selection="map",
+            source_key="abc",
+            source_keys=("abc", "def"),
+        ),
+        output=dataclasses.replace(engine.output, mirror=True, synthetic_label=True),
+    )
+    return AppState(
+        engine=engine,
+        input=InputChoice(kind="camera", device=2, width=640, height=480, fps=15.0),
+        gallery=(GalleryEntry(("/faces/a.jpg",)), GalleryEntry(("/faces/b1.jpg", "/b2.png"))),
+        notice_accepted=True,
+        show_hud=False,
+        record_dir="/videos",
+    )
+
+
+def test_round_trip(tmp_path: Path) -> None:
+    path = tmp_path / "settings.json"
+    state = _custom_state()
+    save(state, path)
+    loaded = load(path)
+    assert loaded.messages == ()
+    assert loaded.state == state
+
+
+def test_default_location_honours_the_env_override(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv(settings_store.CONFIG_ENV, str(tmp_path / "cfg"))
+    save(AppState(show_hud=False))
+    assert (tmp_path / "cfg" / "settings.json").is_file()
+    assert load().state.show_hud is False
+
+
+def test_missing_file_gives_defaults_silently(tmp_path: Path) -> None:
+    loaded = load(tmp_path / "nothing.json")
+    assert loaded.state == AppState() and loaded.messages == ()
+
+
+def test_corrupt_file_gives_defaults_and_keeps_the_bad_file(tmp_path: Path) -> None:
+    path = tmp_path / "settings.json"
+    path.write_text('{"version": 1, "engine": {"swap": ')
+    loaded = load(path)
+    assert loaded.state == AppState()
+    assert len(loaded.messages) == 1 and "could not be read" in loaded.messages[0]
+    assert (tmp_path / "settings.json.bad").read_text().startswith('{"version"')
+    assert not path.exists()
+
+
+def test_not_an_object(tmp_path: Path) -> None:
+    path = tmp_path / "settings.json"
+    path.write_text("[1, 2, 3]")
+    loaded = load(path)
+    assert loaded.state == AppState() and "JSON object" in loaded.messages[0]
+
+
+def test_invalid_values_fall_back_one_by_one(tmp_path: Path) -> None:
+    path = tmp_path / "settings.json"
+    data = settings_store.to_json(_custom_state())
+    data["engine"]["swap"]["alpha"] = 7.5  # out of range: the whole swap section resets
+    data["engine"]["output"]["mirror"] = "yes"  # wrong type: this field resets
+    data["engine"]["enhancer"]["mode"] = "turbo"  # not a known mode
+    data["engine"]["output"]["removed_setting"] = 1  # unknown: ignored silently
+    data["version"] = 1
+    path.write_text(json.dumps(data))
+    loaded = load(path)
+    state = loaded.state
+    assert state.engine.swap == EngineSettings().swap
+    assert state.engine.output.mirror is False
+    assert state.engine.output.synthetic_label is True  # valid neighbours survive
+    assert state.engine.enhancer.mode == "off"
+    assert state.input.device == 2 and state.gallery == _custom_state().gallery
+    (message,) = loaded.messages
+    for fragment in ("engine.swap", "engine.output.mirror", "engine.enhancer.mode"):
+        assert fragment in message
+
+
+def test_newer_format_is_read_with_a_note(tmp_path: Path) -> None:
+    path = tmp_path / "settings.json"
+    data = settings_store.to_json(AppState(show_hud=False))
+    data["version"] = settings_store.VERSION + 1
+    data["future_section"] = {"x": 1}
+    path.write_text(json.dumps(data))
+    loaded = load(path)
+    assert loaded.state.show_hud is False
+    assert "newer Fusecam" in loaded.messages[0]
+
+
+def test_only_changed_engine_settings_are_saved(tmp_path: Path) -> None:
+    path = tmp_path / "settings.json"
+    save(_custom_state(), path)
+    engine = json.loads(path.read_text())["engine"]
+    assert engine == {
+        "swap": {
+            "alpha": 0.4,
+            "face_selection": "map",
+            "source_key": "abc",
+            "source_keys": ["abc", "def"],
+        },
+        "output": {"mirror": True, "synthetic_label": True},
+    }
+
+
+def test_a_file_saved_with_the_removed_poisson_setting_still_loads(tmp_path: Path) -> None:
+    """Releases up to 0.1 offered a Poisson compositor (`compositor.poisson`); the setting
+    is gone, and a file that still has it loads without a complaint, its other choices kept."""
+    path = tmp_path / "settings.json"
+    path.write_text(
+        json.dumps(
+            {
+                "version": 1,
+                "engine": {"compositor": {"poisson": True, "mask_feather": 0.05}},
+                "show_hud": False,
+            }
+        )
+    )
+    loaded = load(path)
+    assert loaded.messages == ()
+    assert loaded.state.engine.compositor.mask_feather == 0.05
+    assert loaded.state.show_hud is False

@@ -1,0 +1,117 @@
+"""The stage contract: every stage declares the whole lifecycle, and the selectors report
+the stage that really runs (its execution providers reach the HUD and `fusecam bench`)."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import numpy as np
+import pytest
+
+from engine.core.packet import FramePacket
+from engine.core.settings import EngineSettings, EnhancerSettings, SwapSettings
+from engine.face.analyzer import FaceAnalyzer
+from engine.models.onnx import ModelLoadError
+from engine.runtime.factory import build_stages, providers_of
+from engine.runtime.pipeline import Engine
+from engine.runtime.session import LiveSession
+from engine.stages.base import Stage
+from engine.stages.select import EnhancerSelector, SwapperSelector
+from engine.swap.library import SourceLibrary
+
+GPU = ("CUDAExecutionProvider", "CPUExecutionProvider")
+
+
+class Fake(Stage):
+    name: ClassVar[str] = "fake"
+
+    def __init__(self, providers: tuple[str, ...] = ()) -> None:
+        self._providers = providers
+        self.frames = 0
+
+    def process(self, packet: FramePacket, settings: EngineSettings) -> FramePacket:
+        self.frames += 1
+        return packet
+
+    def providers(self) -> tuple[str, ...]:
+        return self._providers
+
+
+def packet() -> FramePacket:
+    return FramePacket(0, 0, np.zeros((16, 16, 3), np.uint8))
+
+
+def test_the_defaults_do_nothing_and_report_no_provider() -> None:
+    stage = Fake()
+    stage.prepare(EngineSettings())
+    stage.close()
+    assert Stage.providers(stage) == ()
+    with pytest.raises(TypeError):
+        Stage()  # type: ignore[abstract]  # process has no default
+
+
+def test_every_live_stage_follows_the_contract_with_a_unique_name() -> None:
+    library = SourceLibrary(FaceAnalyzer.bundled("cpu"))
+    stages = build_stages(EngineSettings(), library=library)
+    assert all(isinstance(s, Stage) for s in stages)
+    names = [s.name for s in stages]
+    assert len(set(names)) == len(names), names
+    # The timing keys packets, the HUD and the bench JSON show.
+    assert names == [
+        "detector",
+        "landmarker",
+        "fitter",
+        "swapper",
+        "enhancer",
+        "hands",
+        "compositor",
+        "overlay",
+        "label",
+    ]
+    session = LiveSession(Engine(stages))
+    assert session.prepare_stages() == {}
+    assert "CPUExecutionProvider" in session.providers()  # detector and mesh
+    assert session.stop(0.5)
+
+
+@pytest.mark.parametrize(
+    ("selector_type", "wants_neural"),
+    [
+        (SwapperSelector, EngineSettings(swap=SwapSettings(swapper="inswapper"))),
+        (EnhancerSelector, EngineSettings(enhancer=EnhancerSettings(mode="neural"))),
+    ],
+)
+def test_a_selector_reports_the_providers_of_the_stage_that_runs(
+    selector_type: type[SwapperSelector | EnhancerSelector], wants_neural: EngineSettings
+) -> None:
+    builtin, neural = Fake(), Fake(GPU)
+    selector = selector_type(builtin, lambda _settings: neural)
+    engine = Engine([selector], wants_neural)
+    assert providers_of(engine.stages) == []  # nothing ran yet: the built-in would
+    selector.prepare(wants_neural)  # loads the neural stage now
+    engine.process(packet())
+    assert neural.frames == 1 and builtin.frames == 0
+    assert selector.providers() == GPU
+    assert providers_of(engine.stages) == list(GPU)  # what the HUD shows
+    builtin_settings = EngineSettings(enhancer=EnhancerSettings(mode="builtin"))
+    engine.set_settings(builtin_settings)
+    engine.process(packet())
+    assert builtin.frames == 1 and selector.providers() == ()
+    selector.close()
+
+
+def test_a_selector_whose_model_cannot_load_says_why_and_falls_back() -> None:
+    def missing(_settings: EngineSettings) -> Stage:
+        raise ModelLoadError("model 'inswapper_128' is not downloaded")
+
+    builtin = Fake()
+    selector = SwapperSelector(builtin, missing)
+    settings = EngineSettings(swap=SwapSettings(swapper="inswapper"))
+    with pytest.raises(ModelLoadError, match="not downloaded"):
+        selector.prepare(settings)
+    reason = "model 'inswapper_128' is not downloaded"
+    assert LiveSession(Engine([selector], settings)).prepare_stages() == {"swapper": reason}
+    out = selector.process(packet(), settings)
+    assert builtin.frames == 1 and "not downloaded" in out.info["swapper_fallback"]
+    assert selector.providers() == ()
+    selector.close()
