@@ -97,8 +97,6 @@ def three_band_blend(
                 mid = (image_fine_low[y, x, c] - image_low[y, x, c]) - (
                     base_fine_low[y, x, c] - base_low[y, x, c]
                 )
-                fine = (image[y, x, c] - image_fine_low[y, x, c]) - (
-                    base - base_fine_low[y, x, c]
-                )
+                fine = (image[y, x, c] - image_fine_low[y, x, c]) - (base - base_fine_low[y, x, c])
                 value = base + low * a_low + mid * a_mid + fine * a_fine + 0.5
                 out[y, x, c] = np.uint8(min(max(value, 0.0), 255.0))

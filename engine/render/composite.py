@@ -112,7 +112,10 @@ def _three_band(out: Frame, patch: FacePatch, inside: np.ndarray) -> None:
     ys, xs = slice(patch.y0, patch.y0 + h), slice(patch.x0, patch.x0 + w)
     iod = patch.scale_px if patch.scale_px > 0 else face_size_px(patch) / 1.7
     base = out[ys, xs].astype(np.float32)
-    image = np.ascontiguousarray(patch.image, dtype=np.float32)
+    covered = np.ascontiguousarray(patch.mask, dtype=np.float32)
+    # Outside the rendered face (and in its holes: hair, the mouth) the frame stands in,
+    # so the band filters never mix in pixels that are not the new face.
+    image = base + (patch.image - base) * covered[..., None]
     fine, low = SPLIT_FINE * iod, SPLIT_LOW * iod
     starts = np.array([r[0] * iod for r in RAMPS], np.float32)
     widths = np.array([max(r[1] * iod, 1.0) for r in RAMPS], np.float32)
@@ -124,7 +127,7 @@ def _three_band(out: Frame, patch: FacePatch, inside: np.ndarray) -> None:
         _box(base, fine),
         _box(base, low),
         inside,
-        np.ascontiguousarray(patch.mask, dtype=np.float32),
+        covered,
         keep_factor(patch, face_size_px(patch)),
         _fine_weight(patch),
         starts,

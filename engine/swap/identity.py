@@ -1,8 +1,10 @@
 """A source identity (the latent): de-lit texture in mesh texture space, shape and colour.
 
 Built from one or more photos of one person: each photo's face is unwrapped into the
-mesh's texture space, its own lighting divided out with its SH fit, texels the photo
-saw at a grazing angle are filled from the mirrored side, and the photos are averaged.
+mesh's texture space and its own light divided out with a smooth skin field fitted to it
+(engine/swap/shading.py); what cast shadows are left are lifted (engine/swap/shadows.py),
+texels the photo saw at a grazing angle are filled from the mirrored side, and the
+photos are averaged, each normalised to one skin colour.
 """
 
 from __future__ import annotations
@@ -17,12 +19,13 @@ from numpy.typing import NDArray
 from engine.core.types import F32, Frame, Landmarks
 from engine.face.fit import FaceFitter, vertex_normals
 from engine.face.mesh import topology
-from engine.face.sh import RELIGHT_BANDS, shading
 from engine.render.uvmap import fill_outside, uv_map
-from engine.swap import shading as shading_mod
+from engine.swap import shading, shadows
 
-_SHADE_RANGE = (0.8, 1.25)  # de-lighting brightens or darkens a texel by at most this
 _MIRROR_PREFERENCE = 0.05  # the mirrored side only wins where this side was barely seen
+# A texel in a cast shadow counts this much less when photos are averaged: another photo
+# of the person that saw it lit fills it better than lifting the shadow does.
+_SHADOW_DISTRUST = 0.8
 
 
 @dataclass(frozen=True, eq=False)
@@ -30,13 +33,14 @@ class SourceIdentity:
     key: str
     name: str
     paths: tuple[Path, ...]
-    albedo: F32  # T×T×3 BGR 0..255, lighting removed
+    albedo: F32  # T×T×3 BGR 0..255, lighting removed; plain skin ≈ skin_colour
     canonical: F32  # 468×3 pose-free shape (canonical units)
-    vertex_albedo: F32  # 468×3 albedo at each vertex (for colour matching)
+    vertex_albedo: F32  # 468×3 albedo at each vertex
     thumbnail: NDArray[np.uint8]
+    skin_colour: F32 = field(default_factory=lambda: np.full(3, 128.0, np.float32))
     warning: str | None = None
-    # T×T: 1 where the texture is the source's skin, 0 where its forehead shows something
-    # else (a fringe, a hat brim) that must not be painted onto the target's forehead.
+    # T×T: 1 where the texture is the source's skin, 0 where hair or headwear covers its
+    # forehead or temples (engine/swap/hair.py): the target shows there instead.
     forehead_skin: F32 | None = field(default=None, repr=False)
     # What neural swappers need to compute their own embeddings.
     images: tuple[Frame, ...] = field(default=(), repr=False)
@@ -48,19 +52,14 @@ class UnwrappedPhoto:
     albedo: F32
     weight: NDArray[np.float32]  # T×T confidence (how squarely the photo saw each texel)
     canonical: F32
-
-
-DELIGHT = "field"
+    skin_colour: F32  # BGR: what this photo's de-lit skin is normalised to
 
 
 def unwrap(image: Frame, landmarks: Landmarks, fitter: FaceFitter) -> UnwrappedPhoto:
     uvm = uv_map()
-    fit = fitter.fit(image, landmarks)
     normals = vertex_normals(landmarks, fitter.triangles)
-    vertex_shade = np.clip(shading(normals, fit.lighting, RELIGHT_BANDS), *_SHADE_RANGE)
     facing = np.clip(-normals[:, 2], 0.0, 1.0)
-    attrs = np.column_stack([landmarks[:, :2], vertex_shade, facing]).astype(np.float32)
-    texel = uvm.interpolate(attrs)
+    texel = uvm.interpolate(np.column_stack([landmarks[:, :2], facing]).astype(np.float32))
     texture = cv2.remap(
         image.astype(np.float32),
         texel[..., 0],
@@ -68,14 +67,13 @@ def unwrap(image: Frame, landmarks: Landmarks, fitter: FaceFitter) -> UnwrappedP
         cv2.INTER_LINEAR,
         borderMode=cv2.BORDER_REPLICATE,
     )
-    if DELIGHT == "field":
-        low, low_weight = shading_mod.unwrap_lowres(image, landmarks, facing)
-        field = shading_mod.smooth_field(low, shading_mod.skin_weight(low_weight))
-        colour = shading_mod.skin_colour(low, low_weight)
-        albedo = texture / np.maximum(shading_mod.upsample(field, uvm.size), 1.0) * colour
-    else:
-        albedo = texture / np.maximum(texel[..., 2:5], 1e-3)
-    visibility = texel[..., 5] * uvm.covered
+    low, low_weight = shading.unwrap_lowres(image, landmarks, facing)
+    light = shading.smooth_field(low, shading.skin_weight(low_weight))
+    colour = shading.skin_colour(low, low_weight)
+    albedo = texture / np.maximum(shading.upsample(light, uvm.size), 1.0) * colour
+    shadow = shadows.shadow_mask(albedo, colour)
+    albedo = shadows.lift_shadows(albedo, shadow, colour)
+    visibility = texel[..., 2] * uvm.covered * (1.0 - _SHADOW_DISTRUST * shadow)
     # Mirror fill: the texture layout is left/right symmetric about u = 0.5.
     w_own = visibility**4
     w_mirror = _MIRROR_PREFERENCE * w_own[:, ::-1]
@@ -83,19 +81,24 @@ def unwrap(image: Frame, landmarks: Landmarks, fitter: FaceFitter) -> UnwrappedP
     blended = (albedo * w_own[..., None] + albedo[:, ::-1] * w_mirror[..., None]) / np.maximum(
         total, 1e-6
     )[..., None]
-    return UnwrappedPhoto(
-        blended.astype(np.float32), total.astype(np.float32), fit.canonical_landmarks
-    )
+    canonical = fitter.fit(None, landmarks).canonical_landmarks
+    return UnwrappedPhoto(blended.astype(np.float32), total.astype(np.float32), canonical, colour)
 
 
-def combine(photos: list[UnwrappedPhoto]) -> tuple[F32, F32]:
-    """Average several photos' textures (by confidence) and shapes; fill outside the face."""
+def combine(photos: list[UnwrappedPhoto]) -> tuple[F32, F32, F32]:
+    """Average several photos' textures (by confidence, each brought to one skin colour)
+    and shapes; fill outside the face. Returns (albedo, canonical, skin colour)."""
     uvm = uv_map()
     weights = np.stack([p.weight for p in photos])[..., None] + 1e-6
-    albedo = (np.stack([p.albedo for p in photos]) * weights).sum(axis=0) / weights.sum(axis=0)
+    totals = weights.sum(axis=(1, 2, 3))
+    colour = (np.stack([p.skin_colour for p in photos]) * totals[:, None]).sum(
+        axis=0
+    ) / totals.sum()
+    textures = np.stack([p.albedo / np.maximum(p.skin_colour, 1.0) * colour for p in photos])
+    albedo = (textures * weights).sum(axis=0) / weights.sum(axis=0)
     albedo = fill_outside(albedo.astype(np.float32), uvm.covered)
     canonical = np.mean([p.canonical for p in photos], axis=0).astype(np.float32)
-    return albedo, canonical
+    return albedo, canonical, colour.astype(np.float32)
 
 
 def vertex_colours(albedo: F32) -> F32:
@@ -122,35 +125,3 @@ def thumbnail(image: Frame, landmarks: Landmarks, size: int = 128) -> NDArray[np
     return cv2.warpAffine(
         image, m, (size, size), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE
     )
-
-
-_SKIN_DELTA_E = (12.0, 28.0)  # Lab distance from the median skin: fully skin → not skin
-
-
-def forehead_skin(albedo: F32, vertex_albedo: F32, skin_ids: NDArray[np.int64]) -> F32:
-    """Which forehead texels are skin (1) rather than hair or headwear (0).
-
-    Only the band above the brows is judged: lower down, a beard or lipstick is the
-    source's identity, but a fringe over the forehead would be pasted onto a target's
-    bare forehead as a painted-on strip of hair."""
-    topo = topology()
-    size = albedo.shape[0]
-    lab = cv2.cvtColor(np.clip(albedo, 0, 255).astype(np.uint8), cv2.COLOR_BGR2Lab).astype(
-        np.float32
-    )
-    skin = cv2.cvtColor(
-        np.clip(vertex_albedo[skin_ids], 0, 255).astype(np.uint8)[None], cv2.COLOR_BGR2Lab
-    )[0].astype(np.float32)
-    reference = np.median(skin, axis=0)
-    diff = lab - reference
-    diff[..., 0] *= 0.5  # shading varies skin's lightness more than its hue
-    distance = np.linalg.norm(diff, axis=2)
-    lo, hi = _SKIN_DELTA_E
-    weight = np.clip((hi - distance) / (hi - lo), 0.0, 1.0)
-    brows = np.concatenate([topo.region("left_eyebrow"), topo.region("right_eyebrow")])
-    brow_top = float(topo.uv[brows, 1].min()) * size
-    rows = np.arange(size, dtype=np.float32)[:, None]
-    # Full judgement well above the brows, none at them (brows are identity, not hair).
-    above = np.clip((brow_top - rows) / (0.04 * size), 0.0, 1.0)
-    weight = 1.0 - above * (1.0 - weight)
-    return cv2.GaussianBlur(weight.astype(np.float32), (0, 0), size / 128)

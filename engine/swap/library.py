@@ -7,22 +7,25 @@ import json
 import logging
 import os
 import threading
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import platformdirs
 from numpy.typing import NDArray
 
 from engine.core.imageio import ImageReadError, read_image
+from engine.core.types import F32, Frame, Landmarks
 from engine.face.analyzer import FaceAnalyzer
 from engine.face.fit import FaceFitter
 from engine.face.mesh import topology
+from engine.render.uvmap import uv_map
+from engine.swap.hair import skin_mask
 from engine.swap.identity import (
     SourceIdentity,
     combine,
-    forehead_skin,
     thumbnail,
     unwrap,
     vertex_colours,
@@ -31,8 +34,9 @@ from engine.swap.identity import (
 log = logging.getLogger(__name__)
 
 # Bump when the texture/shape algorithm changes: old cache entries are then ignored.
-CACHE_VERSION = "identity-v3"
+CACHE_VERSION = "identity-v4"
 MIN_EYE_DISTANCE_PX = 24.0
+MESH_POINTS = 468
 
 
 class SourceFaceError(ValueError):
@@ -158,26 +162,57 @@ class SourceLibrary:
             photos.append(unwrap(image, face.landmarks, self._fitter))
             images.append(image)
             landmarks.append(face.landmarks)
-        albedo, canonical = combine(photos)
-        vertex_albedo = vertex_colours(albedo)
+        albedo, canonical, colour = combine(photos)
         warning = "; ".join(warnings) or None
         if warning:
             log.warning("%s", warning)
-        identity = SourceIdentity(
-            key=key,
-            name=files[0].stem if len(files) == 1 else f"{files[0].stem} (+{len(files) - 1})",
-            paths=files,
-            albedo=albedo,
+        identity = self._assemble(
+            key,
+            files,
+            # Stored as float16 on disk: quantised now too, so that a fresh build and a
+            # cached one swap exactly alike.
+            albedo=albedo.astype(np.float16).astype(np.float32),
             canonical=canonical,
-            vertex_albedo=vertex_albedo,
-            thumbnail=thumbnail(images[0], landmarks[0]),
+            colour=colour,
+            thumb=thumbnail(images[0], landmarks[0]),
+            name=files[0].stem if len(files) == 1 else f"{files[0].stem} (+{len(files) - 1})",
             warning=warning,
-            forehead_skin=forehead_skin(albedo, vertex_albedo, self._skin_ids()),
             images=tuple(images),
             landmarks=tuple(landmarks),
         )
         self._write_cache(identity)
         return identity
+
+    def _assemble(
+        self,
+        key: str,
+        files: tuple[Path, ...],
+        *,
+        albedo: F32,
+        canonical: F32,
+        colour: F32,
+        thumb: NDArray[np.uint8],
+        name: str,
+        warning: str | None,
+        images: tuple[Frame, ...],
+        landmarks: tuple[Landmarks, ...],
+    ) -> SourceIdentity:
+        """The identity from its stored parts (what a build and the cache share)."""
+        vertex_albedo = vertex_colours(albedo)
+        return SourceIdentity(
+            key=key,
+            name=name,
+            paths=files,
+            albedo=albedo,
+            canonical=canonical,
+            vertex_albedo=vertex_albedo,
+            thumbnail=thumb,
+            skin_colour=colour,
+            warning=warning,
+            forehead_skin=skin_mask(albedo, vertex_albedo, self._skin_ids()),
+            images=images,
+            landmarks=landmarks,
+        )
 
     # --- disk cache ------------------------------------------------------------------
     def _cache_file(self, key: str) -> Path:
@@ -192,9 +227,18 @@ class SourceLibrary:
                 tmp,
                 albedo=identity.albedo.astype(np.float16),
                 canonical=identity.canonical,
+                skin_colour=identity.skin_colour,
                 thumbnail=identity.thumbnail,
                 landmarks=np.stack(identity.landmarks),
-                meta=np.array(json.dumps({"name": identity.name, "warning": identity.warning})),
+                meta=np.array(
+                    json.dumps(
+                        {
+                            "name": identity.name,
+                            "warning": identity.warning,
+                            "version": CACHE_VERSION,
+                        }
+                    )
+                ),
             )
             tmp.replace(path)
         except OSError as exc:
@@ -206,29 +250,71 @@ class SourceLibrary:
         if not path.is_file():
             return None
         try:
-            with np.load(path) as data:
-                meta = json.loads(str(data["meta"]))
-                albedo = data["albedo"].astype(np.float32)
-                vertex_albedo = vertex_colours(albedo)
-                landmarks = tuple(data["landmarks"].astype(np.float32))
-                identity = SourceIdentity(
-                    key=key,
-                    name=meta["name"],
-                    paths=files,
-                    albedo=albedo,
-                    canonical=data["canonical"].astype(np.float32),
-                    vertex_albedo=vertex_albedo,
-                    thumbnail=data["thumbnail"].astype(np.uint8),
-                    warning=meta["warning"],
-                    forehead_skin=forehead_skin(albedo, vertex_albedo, self._skin_ids()),
-                    images=tuple(read_image(p) for p in files),
-                    landmarks=landmarks,
-                )
-        except Exception as exc:  # a damaged entry fails in many ways (zip, pickle, EOF…)
+            with np.load(path, allow_pickle=False) as data:
+                parts = _checked_entry(data, len(files))
+            meta = json.loads(parts.meta)
+            return self._assemble(
+                key,
+                files,
+                albedo=parts.albedo,
+                canonical=parts.canonical,
+                colour=parts.skin_colour,
+                thumb=parts.thumbnail,
+                name=str(meta["name"]),
+                warning=meta["warning"],
+                images=tuple(read_image(p) for p in files),
+                landmarks=tuple(parts.landmarks),
+            )
+        except Exception as exc:  # a damaged entry fails in many ways (zip, EOF, json…)
             log.warning(
-                "rebuilding source face %s: its cache entry is unreadable (%s)",
+                "rebuilding source face %s: its cache entry is unusable (%s)",
                 files[0].name,
-                exc.__class__.__name__,
+                exc,
             )
             return None
-        return identity
+
+
+class CacheEntryError(ValueError):
+    """A cache entry that loads but cannot be trusted (wrong shape, NaN, old version)."""
+
+
+@dataclass(frozen=True)
+class _CacheParts:
+    albedo: F32
+    canonical: F32
+    skin_colour: F32
+    thumbnail: NDArray[np.uint8]
+    landmarks: F32
+    meta: str
+
+
+def _checked_entry(data: Mapping[str, NDArray[Any]], photos: int) -> _CacheParts:
+    """The entry's arrays, each checked for shape, type and finite values."""
+    size = uv_map().size
+    meta = str(data["meta"])
+    if json.loads(meta).get("version") != CACHE_VERSION:
+        raise CacheEntryError("written by another version")
+    albedo = data["albedo"].astype(np.float32)
+    canonical = data["canonical"].astype(np.float32)
+    colour = data["skin_colour"].astype(np.float32)
+    landmarks = data["landmarks"].astype(np.float32)
+    thumb = data["thumbnail"]
+    expected = {
+        "albedo": (albedo.shape, (size, size, 3)),
+        "canonical": (canonical.shape, (MESH_POINTS, 3)),
+        "skin_colour": (colour.shape, (3,)),
+        "landmarks": (landmarks.shape, (photos, MESH_POINTS, 3)),
+        "thumbnail": (thumb.shape[2:], (3,)),
+    }
+    for name, (shape, wanted) in expected.items():
+        if shape != wanted:
+            raise CacheEntryError(f"{name} has shape {shape}, expected {wanted}")
+    if thumb.dtype != np.uint8:
+        raise CacheEntryError(f"thumbnail is {thumb.dtype}, expected uint8")
+    arrays = {"albedo": albedo, "canonical": canonical, "skin_colour": colour}
+    for name, values in {**arrays, "landmarks": landmarks}.items():
+        if not np.isfinite(values).all():
+            raise CacheEntryError(f"{name} holds non-finite values")
+    if albedo.min() < 0.0 or albedo.max() > 4096.0:
+        raise CacheEntryError("albedo is out of range")
+    return _CacheParts(albedo, canonical, colour, thumb, landmarks, meta)

@@ -2,8 +2,8 @@
 
 Per face: blend the shapes, pose the mesh with the target's similarity transform,
 rasterise it over the face's frame region (z-buffered, so a turned head folds
-correctly), look every pixel up in the source's de-lit texture with one remap,
-re-shade with the target's SH light and match skin colour to the target.
+correctly), look every pixel up in the source's de-lit texture with one remap, and put
+it in the target's light and skin colour (engine/swap/shading.py).
 """
 
 from __future__ import annotations
@@ -16,17 +16,12 @@ from engine.core.types import F32, Frame
 from engine.face.fit import FaceFitter, vertex_normals
 from engine.face.mesh import topology
 from engine.face.records import Face, FacePatch
-from engine.face.sh import RELIGHT_BANDS, shading
 from engine.render.raster import rasterize_attributes
-from engine.swap import shading as field_mod
-from engine.swap.colour import bgr_affine, lab_transfer
+from engine.swap import shading
 from engine.swap.identity import SourceIdentity
 from engine.swap.shape import shape_transfer
 from engine.swap.sharpness import detail_sigma, soften
 
-_SHADE_RANGE = (0.8, 1.25)  # relighting brightens or darkens by at most this
-_MIN_FACING = 0.25
-RELIGHT = "field"
 FEATURE_MASK_SIZE = 256
 
 
@@ -46,7 +41,6 @@ class FaceRenderer:
         # (Doing the same for the eyes was measured: blinks barely followed better — the
         # source's eyelids, not its eyeballs, read as open — and identity dropped.)
         self._spans_mouth = _spanning(self.triangles, topo.regions["lips_inner"])
-        self.skin_ids = fitter.skin_ids
         self.inner_lips = topo.region("lips_inner")
         self.uv = topo.uv
         self.shape = shape_transfer()
@@ -102,21 +96,15 @@ class FaceRenderer:
             return None
         x0, y0, x1, y1 = region
         local = posed[:, :2] - np.array([x0, y0], np.float32)
-        normals = vertex_normals(posed, self.triangles)
-        shade = np.clip(shading(normals, face.fit.lighting, RELIGHT_BANDS), *_SHADE_RANGE)
         triangles, kept_contours = self.holes(swap)
         per_pixel, coverage = self._rasterize(
-            face, identity, swap, posed, local, shade, triangles, (y1 - y0, x1 - x0)
+            face, identity, swap, posed, local, triangles, (y1 - y0, x1 - x0)
         )
         if not coverage.any():
             return None
-        albedo, mask = _sample_source(identity, per_pixel, coverage)
-        if RELIGHT == "field":
-            image = albedo * self._light_ratio(frame, face, identity, per_pixel)
-        else:
-            image = albedo * per_pixel[..., 2:5]
-            if color_match:
-                image = self._match_colour(frame, face, identity, shade, normals, image)
+        image, mask = _sample_source(identity, per_pixel, coverage)
+        if color_match:
+            image = image * self._light_ratio(frame, face, identity, per_pixel)
         if blur_sigma is None:
             blur_sigma = detail_sigma(image, frame[y0:y1, x0:x1], coverage)
         image = soften(image, blur_sigma)
@@ -130,7 +118,7 @@ class FaceRenderer:
             keep_mask=_keep_mask(local, kept_contours, coverage.shape),
             detail_sigma=blur_sigma,
             scale_px=float(face.fit.pose.scale),
-            features=_features(per_pixel, identity.albedo.shape[0]) * coverage,
+            features=_lookup(_feature_map(), per_pixel, identity.albedo.shape[0]) * coverage,
         )
 
     def _rasterize(
@@ -140,15 +128,14 @@ class FaceRenderer:
         swap: SwapSettings,
         posed: F32,
         local: F32,
-        shade: F32,
         triangles: np.ndarray,
         shape: tuple[int, int],
     ) -> tuple[F32, np.ndarray]:
-        """Per pixel of the region: source texture (u, v), shade (B, G, R) and, when the
-        target is blended in, where the pixel sits in the target; and the coverage."""
+        """Per pixel of the region: source texture (u, v) and, when the target is blended
+        in, where the pixel sits in the target; and the coverage."""
         assert face.landmarks is not None
         size = identity.albedo.shape[0]
-        attrs = [self.uv * size, shade]
+        attrs = [self.uv * size]
         if swap.alpha < 1.0:
             attrs.append(face.landmarks[:, :2])  # where each point sits in the target
         per_pixel, coverage = rasterize_attributes(
@@ -159,53 +146,15 @@ class FaceRenderer:
     def _light_ratio(
         self, frame: Frame, face: Face, identity: SourceIdentity, per_pixel: F32
     ) -> F32:
-        """Per-pixel BGR gain: the target's smooth skin field over the source's."""
+        """Per-pixel BGR gain taking the source's de-lit skin to the target's light and
+        skin colour: the target's smooth skin field over the source's skin colour."""
         assert face.landmarks is not None
         facing = np.clip(-vertex_normals(face.landmarks, self.triangles)[:, 2], 0.0, 1.0)
-        low, weight = field_mod.unwrap_lowres(frame, face.landmarks, facing)
-        target_field = field_mod.smooth_field(low, field_mod.skin_weight(weight))
-        if self._field_key != identity.key:
-            self._field_key = identity.key
-            self._source_field = field_mod.texture_field(identity.albedo)
-        ratio = field_mod.light_ratio(target_field, self._source_field)
-        k = field_mod.FIELD_SIZE / identity.albedo.shape[0]
-        return cv2.remap(
-            ratio,
-            per_pixel[..., 0] * k,
-            per_pixel[..., 1] * k,
-            cv2.INTER_LINEAR,
-            borderMode=cv2.BORDER_REPLICATE,
-        )
-
-    def _match_colour(
-        self,
-        frame: Frame,
-        face: Face,
-        identity: SourceIdentity,
-        shade: F32,
-        normals: F32,
-        image: F32,
-    ) -> F32:
-        assert face.landmarks is not None
-        ids = self.skin_ids[normals[self.skin_ids, 2] < -_MIN_FACING]
-        if len(ids) < 20:
-            return image
-        pts = face.landmarks[ids, :2].astype(np.float32)
-        target = (
-            cv2.remap(
-                frame,
-                pts[:, 0:1].copy(),
-                pts[:, 1:2].copy(),
-                cv2.INTER_LINEAR,
-                borderMode=cv2.BORDER_REPLICATE,
-            )
-            .reshape(-1, 3)
-            .astype(np.float32)
-        )
-        source = identity.vertex_albedo[ids] * shade[ids]
-        scale, offset = lab_transfer(source, target)
-        matrix = bgr_affine(identity.vertex_albedo * shade, scale, offset)
-        return cv2.transform(image, matrix)
+        low, weight = shading.unwrap_lowres(frame, face.landmarks, facing)
+        target_field = shading.smooth_field(low, shading.skin_weight(weight))
+        target_colour = shading.skin_colour(low, weight)
+        ratio = shading.light_ratio(target_field, target_colour, identity.skin_colour)
+        return _lookup(ratio, per_pixel, identity.albedo.shape[0])
 
 
 def _region(posed: F32, frame_shape: tuple[int, ...]) -> tuple[int, int, int, int] | None:
@@ -243,21 +192,25 @@ def _sample_source(
     return albedo, mask
 
 
-def _features(per_pixel: F32, texture_size: int) -> F32:
-    masks = field_mod.feature_masks(FEATURE_MASK_SIZE)
-    k = FEATURE_MASK_SIZE / texture_size
+def _feature_map() -> F32:
+    return shading.feature_masks(FEATURE_MASK_SIZE).features
+
+
+def _lookup(texture: F32, per_pixel: F32, texture_size: int) -> F32:
+    """A texture-space map of another resolution looked up at the render's (u, v)."""
+    k = texture.shape[0] / texture_size
     return cv2.remap(
-        masks.features,
+        texture,
         per_pixel[..., 0] * k,
         per_pixel[..., 1] * k,
         cv2.INTER_LINEAR,
-        borderMode=cv2.BORDER_CONSTANT,
+        borderMode=cv2.BORDER_REPLICATE,
     )
 
 
 def _mix_target(frame: Frame, per_pixel: F32, image: np.ndarray, alpha: float) -> np.ndarray:
     """The latent blend: the rendered face mixed with the target's own, pixel by pixel."""
-    target = _remap(frame, per_pixel, 5).astype(np.float32)
+    target = _remap(frame, per_pixel, 2).astype(np.float32)
     return alpha * image + (1.0 - alpha) * target
 
 

@@ -27,10 +27,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from engine.core.settings import EngineSettings
 from engine.runtime.factory import build_stages, with_sources
 from engine.runtime.offline import swap_image
 from engine.runtime.pipeline import Engine
-from engine.core.settings import EngineSettings
 from engine.swap.library import SourceFaceError, SourceLibrary
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -13,7 +13,6 @@ import numpy as np
 import pytest
 from numpy.typing import NDArray
 
-import engine.swap.renderer as renderer_module
 from engine.core.imageio import read_image
 from engine.core.settings import SwapSettings
 from engine.core.types import F32, Frame
@@ -92,15 +91,13 @@ def texel_displacements(
     identity: SourceIdentity,
     frame: Frame,
     face: Face,
-    monkeypatch: pytest.MonkeyPatch,
 ) -> tuple[F32, F32]:
     """For each camera-facing vertex: where (px) its own texture coordinate appears in the
     render minus where the vertex is; and the raw (u, v) decode error at the nearest pixel.
 
-    Relighting is switched off (shade ≡ 1) and so is colour matching, so the rendered
-    colour is the texture itself. The sub-pixel position comes from one Newton step on
+    Colour matching (the light transfer) is off, so the rendered colour is the texture
+    itself. The sub-pixel position comes from one Newton step on
     the decoded (u, v) field (its Jacobian by central differences over ±2 px)."""
-    monkeypatch.setattr(renderer_module, "_SHADE_RANGE", (1.0, 1.0))
     swap = SwapSettings(shape_alpha=0.5)
     patch = renderer.render(frame, face, identity, swap, color_match=False)
     assert patch is not None
@@ -133,10 +130,9 @@ def test_a_known_texture_lands_on_its_vertices(
     renderer: FaceRenderer,
     uv_identity: SourceIdentity,
     path: Path,
-    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     frame, face = target(path)
-    shifts, errors = texel_displacements(renderer, uv_identity, frame, face, monkeypatch)
+    shifts, errors = texel_displacements(renderer, uv_identity, frame, face)
     assert len(shifts) >= 150, f"only {len(shifts)} vertices could be checked"
     distance = np.linalg.norm(shifts, axis=1)
     # Measured: median 0.70 px, p95 0.81 px (the half-pixel offset below); a mirrored,
@@ -151,10 +147,9 @@ def test_a_known_texture_has_no_half_pixel_shift(
     renderer: FaceRenderer,
     uv_identity: SourceIdentity,
     path: Path,
-    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     frame, face = target(path)
-    shifts, _ = texel_displacements(renderer, uv_identity, frame, face, monkeypatch)
+    shifts, _ = texel_displacements(renderer, uv_identity, frame, face)
     mean_shift = shifts.mean(axis=0)
     assert np.all(np.abs(mean_shift) < 0.15), mean_shift
     assert float(np.median(np.linalg.norm(shifts, axis=1))) < 0.25
@@ -225,7 +220,8 @@ def test_a_photo_swapped_onto_itself_is_reproduced(
 ) -> None:
     identity = library.load_identity([path])
     frame, face = target(path)
-    patch = renderer.render(frame, face, identity, SwapSettings(shape_alpha=0.0), color_match=False)
+    # The light transfer puts the photo's own light back on its de-lit texture.
+    patch = renderer.render(frame, face, identity, SwapSettings(shape_alpha=0.0))
     assert patch is not None
     assert float(_face_difference(frame, patch).mean()) < 3.5
 
