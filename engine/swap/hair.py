@@ -44,7 +44,8 @@ def hair_zone(size: int) -> F32:
 
 
 def _lab(bgr: F32) -> F32:
-    return cv2.cvtColor(np.clip(bgr, 0, 255).astype(np.uint8), cv2.COLOR_BGR2Lab).astype(np.float32)
+    """CIELAB with L in 0..100 (OpenCV's float conversion)."""
+    return cv2.cvtColor(np.clip(bgr, 0, 255).astype(np.float32) / 255.0, cv2.COLOR_BGR2Lab)
 
 
 def skin_mask(albedo: F32, vertex_albedo: F32, skin_ids: np.ndarray) -> F32:
@@ -60,8 +61,8 @@ def skin_mask(albedo: F32, vertex_albedo: F32, skin_ids: np.ndarray) -> F32:
     reference = np.median(_lab(vertex_albedo[upper][None])[0], axis=0)
     diff = lab - reference
     # Light varies skin's lightness more than its hue, and a bright (specular) forehead
-    # is still skin: darker counts half, lighter a fifth.
-    diff[..., 0] = np.where(diff[..., 0] < 0, 0.5, 0.2) * diff[..., 0]
+    # is still skin: lighter counts a quarter.
+    diff[..., 0] = np.where(diff[..., 0] < 0, 1.0, 0.25) * diff[..., 0]
     distance = np.linalg.norm(diff, axis=2)
     lo, hi = SKIN_DELTA_E
     skin = np.clip((hi - distance) / (hi - lo), 0.0, 1.0)

@@ -29,7 +29,8 @@ F32 = NDArray[np.float32]
 
 FIELD_SIZE = 64  # texels across the texture square
 ROBUST_TAU = 0.25  # log-lightness distance from the fit at which a texel counts half
-ROBUST_ITERATIONS = 3
+ROBUST_ITERATIONS = 4
+LOWER_FACE_TRUST = 0.2
 RATIO_LIMITS = (0.2, 5.0)
 TONE_SHIFT = 0.5
 EYE_LIMITS = (0.6, 1.6)
@@ -101,6 +102,21 @@ def _quadratic_basis(size: int) -> F32:
     return basis.reshape(-1, 6).astype(np.float32)
 
 
+@lru_cache(maxsize=4)
+def _lower_face_trust(size: int) -> F32:
+    """How much each texture row may pull the field: full down to the nose tip, then
+    `LOWER_FACE_TRUST` from the mouth down. A beard covers the whole lower face and looks
+    just like light falling off downwards; the upper face is rarely covered, so it
+    decides the light, and below the mouth the field is mostly its continuation."""
+    topo = topology()
+    nose_tip = float(topo.uv[4, 1])
+    mouth = float(topo.uv[topo.region("lips_outer"), 1].mean())
+    rows = (np.arange(size, dtype=np.float32) + 0.5) / size
+    t = np.clip((rows - nose_tip) / max(mouth - nose_tip, 1e-3), 0.0, 1.0)
+    trust = 1.0 - (1.0 - LOWER_FACE_TRUST) * t
+    return np.repeat(trust[:, None], size, axis=1).astype(np.float32)
+
+
 def smooth_field(texture: F32, weight: F32) -> F32:
     """The slowly varying part of the skin (light × skin colour) of an S×S×3 texture: a
     quadratic over the texture square, per channel in log space, fitted to the texels
@@ -114,15 +130,17 @@ def smooth_field(texture: F32, weight: F32) -> F32:
     size = texture.shape[0]
     basis = _quadratic_basis(size).astype(np.float64)
     log_tex = np.log(np.maximum(texture, 0.0) + 1.0).reshape(-1, 3).astype(np.float64)
-    prior = weight.reshape(-1).astype(np.float64)
+    prior = (weight * _lower_face_trust(size)).reshape(-1).astype(np.float64)
     w = prior
     fitted = np.zeros_like(log_tex)
-    for _ in range(ROBUST_ITERATIONS + 1):
+    for step in range(ROBUST_ITERATIONS + 1):
         weighted = basis * w[:, None]
         coeffs = np.linalg.solve(weighted.T @ basis + np.eye(6) * 1e-3, weighted.T @ log_tex)
         fitted = basis @ coeffs
-        residual = (log_tex - fitted).mean(axis=1)
-        w = prior / (1.0 + (residual / ROBUST_TAU) ** 2)
+        z = ((log_tex - fitted).mean(axis=1) / ROBUST_TAU) ** 2
+        # Cauchy weights first (safe from a poor start), then Welsch, which drops a large
+        # outlier region (a full beard) altogether instead of letting it pull at 10 %.
+        w = prior * (1.0 / (1.0 + z) if step < 2 else np.exp(-z))
     return (np.exp(fitted.reshape(size, size, 3)) - 1.0).astype(np.float32)
 
 

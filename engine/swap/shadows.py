@@ -29,6 +29,10 @@ def _ramp(value: F32, full: float, none: float) -> F32:
     return np.clip((value - none) / (full - none), 0.0, 1.0).astype(np.float32)
 
 
+def _disk(radius: int) -> np.ndarray:
+    return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * radius + 1, 2 * radius + 1))
+
+
 def _chromaticity(image: F32) -> F32:
     return image / np.maximum(image.sum(axis=-1, keepdims=True), 1e-3)
 
@@ -50,14 +54,14 @@ def shadow_mask(texture: F32, skin_colour: F32) -> F32:
     mean = cv2.blur(lum, (5, 5))
     contrast = np.sqrt(np.maximum(cv2.blur(lum * lum, (5, 5)) - mean * mean, 0.0))
     smooth = _ramp(contrast / np.maximum(mean, 1.0), TEXTURE[0], TEXTURE[1])
-    score = dark * hue_like * smooth * skin
-    # A shadow is a region, not a speckle: open away isolated texels, then close over
-    # the features (an eye inside a brim's shadow is shadowed too).
-    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
-    score = cv2.morphologyEx(score, cv2.MORPH_OPEN, kernel)
-    score = cv2.morphologyEx(
-        score, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9))
-    )
+    shadow_like = dark * hue_like * skin
+    # A shadow is a region, not a speckle: open away isolated texels. Its own sharp edge
+    # reads as texture, so the core found away from edges grows back over dark, skin-hued
+    # texels next to it; then close over the features (an eye inside a brim's shadow is
+    # shadowed too).
+    core = cv2.morphologyEx(shadow_like * smooth, cv2.MORPH_OPEN, _disk(2))
+    score = np.maximum(core, cv2.dilate(core, _disk(3)) * shadow_like)
+    score = cv2.morphologyEx(score, cv2.MORPH_CLOSE, _disk(4))
     score = cv2.GaussianBlur(score, (0, 0), 1.0) * uv_map(WORK_SIZE).covered
     return cv2.resize(score, (size, size), interpolation=cv2.INTER_LINEAR).astype(np.float32)
 
