@@ -167,8 +167,16 @@ def _check_bench_report(report: dict[str, Any], frames: int, size: tuple[int, in
         assert run["peak_rss_mb"] > 0
         assert run["dropped"] >= 0
         assert run["stages"], "no per-stage timings"
-        for summary in (*run["stages"].values(), run["processing"], run["end_to_end"]):
+        for summary in (run["processing"], run["end_to_end"]):
             _check_summary(summary)
+        for stage in run["stages"].values():
+            # Times over the frames a stage ran in; the frames it skipped, by reason.
+            skipped = sum(stage.get("skipped", {}).values())
+            assert stage["ran"] + skipped == run["frames"], stage
+            if stage["ran"]:
+                _check_summary(stage)
+            else:
+                assert set(stage) == {"ran", "skipped"}, stage
         assert 0 < run["frames"] <= frames
         assert run["frames"] + run["dropped"] <= frames
     max_run = report["runs"][0]

@@ -113,6 +113,7 @@ def _bad_cases(faces: dict[str, Path], files: dict[str, Path]) -> dict[str, tupl
         "size 12": (["run", "--size", "12"], "size must look like 1280x720"),
         "bench size 12": (["bench", "--size", "12"], "size must look like 1280x720"),
         "size too small": (["run", "--size", "8x8"], "out of range"),
+        "bench zoom below 1": (["bench", "--zoom", "0.5"], "zoom '0.5' is out of range"),
         "missing source face": (
             ["swap", "--source", str(files["missing_jpg"]), "--target", eileen, "--output", out],
             f"{files['missing_jpg']}: no such file",
@@ -168,6 +169,7 @@ BAD_CASE_NAMES = [
     "size 12",
     "bench size 12",
     "size too small",
+    "bench zoom below 1",
     "missing source face",
     "missing target",
     "unreadable target image",
