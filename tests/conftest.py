@@ -11,6 +11,8 @@ import numpy as np
 import pytest
 from numpy.typing import NDArray
 
+from engine.core.paths import SAMPLE_FACES_DIR
+
 REPO_ROOT = Path(__file__).resolve().parent.parent
 TESTDATA_DIR = REPO_ROOT.parent / "shared" / "testdata"
 
@@ -53,9 +55,9 @@ def testdata_dir() -> Path:
 
 
 @pytest.fixture(scope="session")
-def sample_faces(repo_root: Path) -> dict[str, Path]:
-    """The public-domain portraits bundled in resources/faces."""
-    faces = repo_root / "resources" / "faces"
+def sample_faces() -> dict[str, Path]:
+    """The public-domain portraits bundled in engine/resources/faces."""
+    faces = SAMPLE_FACES_DIR
     return {
         "grace_hopper": faces / "grace_hopper.jpg",
         "eileen_collins": faces / "astronaut_eileen_collins.png",

@@ -12,6 +12,7 @@ from typing import NoReturn
 
 import cv2
 
+from app import __version__
 from app.cli import bench, models, run, swap
 from app.cli.inputs import add_input_options, asked_source
 from app.cli.options import add_source_option, positive
@@ -52,6 +53,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Real-time face swap with live preview, virtual camera and stream. "
         "With no command, opens the desktop app.",
     )
+    parser.add_argument("--version", action="version", version=f"fusecam {__version__}")
     parser.add_argument("-v", "--verbose", action="store_true", help="log more")
     add_input_options(parser)
     add_source_option(parser, "source face image (repeat for several photos of one person)")

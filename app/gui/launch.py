@@ -14,13 +14,13 @@ from PySide6.QtWidgets import QApplication
 
 from app.gui.display import has_display
 from app.gui.main_window import MainWindow
-from engine.core.paths import RESOURCES_DIR
 from engine.runtime import settings_store
 from engine.sources.base import FrameSource
 
 log = logging.getLogger(__name__)
 
-STYLE_FILE = RESOURCES_DIR / "style" / "fusecam.qss"
+GUI_RESOURCES = Path(__file__).resolve().parent / "resources"  # shipped as package data
+STYLE_FILE = GUI_RESOURCES / "style" / "fusecam.qss"
 SCREENSHOT_MIN_FRAMES = 5
 SCREENSHOT_MAX_WAIT_MS = 20000
 

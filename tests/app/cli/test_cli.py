@@ -19,7 +19,7 @@ import cv2
 import pytest
 
 from app.cli.main import build_parser, main
-from tests.conftest import REPO_ROOT
+from engine.core.paths import SAMPLE_FACES_DIR
 
 CountFrames = Callable[[Path], tuple[int, tuple[int, int] | None]]
 
@@ -229,7 +229,7 @@ def test_run_demo_records_the_requested_frames(tmp_path: Path, count_frames: Cou
     assert frames >= published
 
 
-GRACE = REPO_ROOT / "resources" / "faces" / "grace_hopper.jpg"
+GRACE = SAMPLE_FACES_DIR / "grace_hopper.jpg"
 
 
 def _swap_args(target: Path) -> list[str]:
@@ -327,3 +327,13 @@ def test_without_a_display_the_gui_explains_the_headless_command(repo_root: Path
     assert "No display found" in result.stderr
     assert "fusecam run --demo" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_version_prints_the_package_version(capsys: pytest.CaptureFixture[str]) -> None:
+    from app import __version__
+
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--version"])
+    assert exit_info.value.code == 0
+    assert capsys.readouterr().out.strip() == f"fusecam {__version__}"
+    assert re.fullmatch(r"\d+\.\d+\.\d+", __version__)
