@@ -38,7 +38,12 @@ def add_parser(sub: Subparsers) -> None:
         action="store_true",
         help="time the sub-steps inside every stage and print a table of them",
     )
-    bench.add_argument("--json", type=Path, metavar="OUT.json", help="also write the JSON here")
+    bench.add_argument(
+        "--json",
+        type=Path,
+        metavar="OUT.json",
+        help="write the JSON here (then only the table is printed)",
+    )
     bench.add_argument(
         "--enhancer",
         choices=("off", "builtin", "neural", "all"),
@@ -83,9 +88,10 @@ def run(args: argparse.Namespace, settings: EngineSettings) -> int:
         ),
     )
     text = json.dumps(report, indent=2)
-    if args.json is not None:
+    print(format_table(report))
+    if args.json is not None:  # the JSON is for tools: in the file, not on the terminal too
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(text + "\n")
-    print(format_table(report))
-    print(text)
+    else:
+        print(text)
     return 0

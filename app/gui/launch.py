@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QApplication
 
 from app.gui.display import has_display
 from app.gui.main_window import MainWindow
+from app.logs import Diagnostics
 from engine.runtime import settings_store
 from engine.sources.base import FrameSource
 
@@ -32,9 +33,14 @@ def apply_style(app: QApplication) -> None:
         log.warning("style sheet %s not loaded: %s", STYLE_FILE, exc)
 
 
-def launch(args: argparse.Namespace, source: FrameSource | None = None) -> int:
+def launch(
+    args: argparse.Namespace,
+    source: FrameSource | None = None,
+    diagnostics: Diagnostics | None = None,
+) -> int:
     """The desktop app, from the saved settings (defaults on first launch); `source`: the
-    input the command line asked for, or None for the saved choice."""
+    input the command line asked for, or None for the saved choice; `diagnostics`: where
+    crash reports go (the window says so when one is written)."""
     screenshot: Path | None = args.screenshot
     if not has_display():
         # A screenshot needs no screen: render offscreen (read when QApplication starts).
@@ -54,6 +60,8 @@ def launch(args: argparse.Namespace, source: FrameSource | None = None) -> int:
         show_notice=screenshot is None,
         startup_messages=loaded.messages,
     )
+    if diagnostics is not None:
+        window.watch_crashes(diagnostics)
     window.show()
     window.start()
     if screenshot is not None:

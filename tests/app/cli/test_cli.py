@@ -69,7 +69,7 @@ def run_fusecam(
 
 
 def test_the_basic_commands_exist() -> None:
-    assert {"run", "swap", "bench"} <= set(subcommands())
+    assert {"run", "swap", "bench", "doctor"} <= set(subcommands())
 
 
 @pytest.mark.parametrize("command", [[], *([c] for c in subcommands())], ids=lambda c: c or "top")
@@ -312,6 +312,8 @@ def test_bench_prints_a_table_and_writes_the_json(
     assert code == 0, err
     assert "mode max" in stdout and "mode paced" in stdout
     assert "p50 ms" in stdout and "end_to_end" in stdout
+    # The JSON went to the file; the terminal shows only the table.
+    assert not any(line.startswith(("{", "}")) for line in stdout.splitlines())
     report = json.loads(out.read_text())
     check_bench_report(report, frames=20, size=(320, 180))
 
@@ -337,3 +339,12 @@ def test_version_prints_the_package_version(capsys: pytest.CaptureFixture[str]) 
     assert exit_info.value.code == 0
     assert capsys.readouterr().out.strip() == f"fusecam {__version__}"
     assert re.fullmatch(r"\d+\.\d+\.\d+", __version__)
+
+
+def test_doctor_prints_each_check_and_a_verdict(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = invoke(["doctor", "--provider", "cpu"], capsys)
+    assert code == 0, err
+    for title in ("onnxruntime", "models run on", "virtual camera", "stream port"):
+        assert f"] {title}:" in out
+    assert "models run on: CPU" in out
+    assert out.rstrip().splitlines()[-1].startswith(("all good", "works; missing pieces:"))
