@@ -36,7 +36,8 @@ def _private_user_dirs(tmp_path_factory: pytest.TempPathFactory) -> Any:
     every subprocess it starts) gets session-private directories unless it sets its own."""
     root = tmp_path_factory.mktemp("user-dirs")
     with pytest.MonkeyPatch.context() as patch:
-        for name in ("FUSECAM_CACHE_DIR", "FUSECAM_CONFIG_DIR", "FUSECAM_DATA_DIR", "FUSECAM_LOG_DIR"):
+        dirs = ("FUSECAM_CACHE_DIR", "FUSECAM_CONFIG_DIR", "FUSECAM_DATA_DIR", "FUSECAM_LOG_DIR")
+        for name in dirs:
             patch.setenv(name, str(root / name.lower()))
         yield
 

@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 from PySide6.QtCore import QTimer
+from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
 from app.gui.display import has_display
@@ -22,6 +23,7 @@ log = logging.getLogger(__name__)
 
 GUI_RESOURCES = Path(__file__).resolve().parent / "resources"  # shipped as package data
 STYLE_FILE = GUI_RESOURCES / "style" / "fusecam.qss"
+ICON_DIR = GUI_RESOURCES / "icons"  # fusecam.svg rendered by tools/render_icon.py
 SCREENSHOT_MIN_FRAMES = 5
 SCREENSHOT_MAX_WAIT_MS = 20000
 
@@ -31,6 +33,13 @@ def apply_style(app: QApplication) -> None:
         app.setStyleSheet(STYLE_FILE.read_text(encoding="utf-8"))
     except OSError as exc:
         log.warning("style sheet %s not loaded: %s", STYLE_FILE, exc)
+
+
+def app_icon() -> QIcon:
+    icon = QIcon()
+    for png in sorted(ICON_DIR.glob("fusecam-*.png")):
+        icon.addFile(str(png))
+    return icon
 
 
 def launch(
@@ -48,6 +57,8 @@ def launch(
     app = QApplication.instance() or QApplication(sys.argv[:1])
     assert isinstance(app, QApplication)
     app.setApplicationName("Fusecam")
+    app.setDesktopFileName("fusecam")  # Wayland/X11: matches packaging/fusecam.desktop
+    app.setWindowIcon(app_icon())
     apply_style(app)
     loaded = settings_store.load()
     window = MainWindow(

@@ -13,7 +13,12 @@ from app import __version__
 def run_python(code: str, log_dir: Path) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "FUSECAM_LOG_DIR": str(log_dir)}
     return subprocess.run(
-        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60
+        [sys.executable, "-c", code],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
     )
 
 

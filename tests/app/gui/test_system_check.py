@@ -17,7 +17,7 @@ from engine.runtime.settings_store import AppState
 def test_the_dialog_shows_the_doctor_report(qtbot) -> None:
     dialog = DoctorDialog("auto", "Log file and crash reports: /somewhere")
     qtbot.addWidget(dialog)
-    qtbot.waitUntil(lambda: dialog.again.isEnabled(), timeout=30000)
+    qtbot.waitUntil(dialog.again.isEnabled, timeout=30000)
     text = dialog.report.toPlainText()
     assert "onnxruntime:" in text and "models run on:" in text and "stream port:" in text
 
@@ -36,9 +36,7 @@ def test_cuda_asked_for_on_the_cpu_shows_a_message_with_the_fix(
     )
 
 
-def test_a_crash_report_is_announced_in_the_message_bar(
-    qtbot, make_window, tmp_path: Path
-) -> None:
+def test_a_crash_report_is_announced_in_the_message_bar(qtbot, make_window, tmp_path: Path) -> None:
     window = make_window(start=False)
     diagnostics = Diagnostics(tmp_path)
     window.watch_crashes(diagnostics)
