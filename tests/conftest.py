@@ -11,6 +11,8 @@ import numpy as np
 import pytest
 from numpy.typing import NDArray
 
+from engine.core.paths import SAMPLE_FACES_DIR
+
 REPO_ROOT = Path(__file__).resolve().parent.parent
 TESTDATA_DIR = REPO_ROOT.parent / "shared" / "testdata"
 
@@ -34,7 +36,8 @@ def _private_user_dirs(tmp_path_factory: pytest.TempPathFactory) -> Any:
     every subprocess it starts) gets session-private directories unless it sets its own."""
     root = tmp_path_factory.mktemp("user-dirs")
     with pytest.MonkeyPatch.context() as patch:
-        for name in ("FUSECAM_CACHE_DIR", "FUSECAM_CONFIG_DIR", "FUSECAM_DATA_DIR"):
+        dirs = ("FUSECAM_CACHE_DIR", "FUSECAM_CONFIG_DIR", "FUSECAM_DATA_DIR", "FUSECAM_LOG_DIR")
+        for name in dirs:
             patch.setenv(name, str(root / name.lower()))
         yield
 
@@ -53,9 +56,9 @@ def testdata_dir() -> Path:
 
 
 @pytest.fixture(scope="session")
-def sample_faces(repo_root: Path) -> dict[str, Path]:
-    """The public-domain portraits bundled in resources/faces."""
-    faces = repo_root / "resources" / "faces"
+def sample_faces() -> dict[str, Path]:
+    """The public-domain portraits bundled in engine/resources/faces."""
+    faces = SAMPLE_FACES_DIR
     return {
         "grace_hopper": faces / "grace_hopper.jpg",
         "eileen_collins": faces / "astronaut_eileen_collins.png",
@@ -167,8 +170,16 @@ def _check_bench_report(report: dict[str, Any], frames: int, size: tuple[int, in
         assert run["peak_rss_mb"] > 0
         assert run["dropped"] >= 0
         assert run["stages"], "no per-stage timings"
-        for summary in (*run["stages"].values(), run["processing"], run["end_to_end"]):
+        for summary in (run["processing"], run["end_to_end"]):
             _check_summary(summary)
+        for stage in run["stages"].values():
+            # Times over the frames a stage ran in; the frames it skipped, by reason.
+            skipped = sum(stage.get("skipped", {}).values())
+            assert stage["ran"] + skipped == run["frames"], stage
+            if stage["ran"]:
+                _check_summary(stage)
+            else:
+                assert set(stage) == {"ran", "skipped"}, stage
         assert 0 < run["frames"] <= frames
         assert run["frames"] + run["dropped"] <= frames
     max_run = report["runs"][0]

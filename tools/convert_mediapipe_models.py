@@ -60,7 +60,8 @@ from typing import Any
 
 import numpy as np
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
+from engine.core.paths import MODELS_DIR, RESOURCES_DIR
+
 DEFAULT_FACE_IMAGE = Path("/work/shared/testdata/faces/obama_1.jpg")
 LICENCE = "Apache-2.0"
 NOTICE = "Copyright Google LLC; MediaPipe, Apache License 2.0"
@@ -1197,8 +1198,8 @@ def build_parser() -> argparse.ArgumentParser:
         default=DEFAULT_FACE_IMAGE,
         help="real photo for the check (default: %(default)s)",
     )
-    parser.add_argument("--models-dir", type=Path, default=REPO_ROOT / "models")
-    parser.add_argument("--mesh-dir", type=Path, default=REPO_ROOT / "resources" / "mesh")
+    parser.add_argument("--models-dir", type=Path, default=MODELS_DIR)
+    parser.add_argument("--mesh-dir", type=Path, default=RESOURCES_DIR / "mesh")
     parser.add_argument("--opset", type=int, default=13)
     parser.add_argument("--palm-variant", choices=("full", "lite"), default="full")
     parser.add_argument("--hand-variant", choices=("full", "lite"), default="lite")

@@ -1,10 +1,10 @@
 """Dev-time: derive the canonical neutral face from the bundled public-domain portraits.
 
-Runs the project's own detector and mesh on resources/faces/*, adds each face's exact
+Runs the project's own detector and mesh on engine/resources/faces/*, adds each face's exact
 mirror image (through the mesh's left/right permutation), aligns them all by generalised
 Procrustes, symmetrises the mean, rotates it upright (symmetry plane = x = 0, eye line
 along x) and scales it to unit inter-ocular distance.
-Writes resources/mesh/canonical_neutral.npz.
+Writes engine/resources/mesh/canonical_neutral.npz.
 Run: .venv/bin/python tools/derive_canonical_mesh.py
 """
 

@@ -1,4 +1,6 @@
-"""Dev-time: extract MediaPipe's face-mesh region index sets into resources/mesh/regions.json.
+"""Dev-time: extract MediaPipe's face-mesh region index sets into engine/resources/mesh.
+
+Writes regions.json there.
 
 MediaPipe (Apache-2.0) publishes the 468-point mesh's contours as edge lists in
 `mediapipe.python.solutions.face_mesh_connections`. We store the ordered contours
@@ -13,7 +15,7 @@ from pathlib import Path
 
 from mediapipe.python.solutions import face_mesh_connections as fmc
 
-OUT = Path(__file__).resolve().parent.parent / "resources" / "mesh" / "regions.json"
+OUT = Path(__file__).resolve().parent.parent / "engine" / "resources" / "mesh" / "regions.json"
 
 
 def chain(edges: frozenset[tuple[int, int]]) -> list[list[int]]:

@@ -24,8 +24,26 @@ def add_parser(sub: Subparsers) -> None:
         metavar="WxH",
         help="frame size (default 1280x720)",
     )
+    bench.add_argument(
+        "--zoom",
+        type=zoom_factor,
+        default=1.0,
+        metavar="F",
+        help="crop the centre 1/F of each input frame before resizing to --size (a bigger "
+        "face from the same input; default 1)",
+    )
     bench.add_argument("--frames", type=positive, default=200, metavar="N")
-    bench.add_argument("--json", type=Path, metavar="OUT.json", help="also write the JSON here")
+    bench.add_argument(
+        "--profile",
+        action="store_true",
+        help="time the sub-steps inside every stage and print a table of them",
+    )
+    bench.add_argument(
+        "--json",
+        type=Path,
+        metavar="OUT.json",
+        help="write the JSON here (then only the table is printed)",
+    )
     bench.add_argument(
         "--enhancer",
         choices=("off", "builtin", "neural", "all"),
@@ -36,6 +54,16 @@ def add_parser(sub: Subparsers) -> None:
         metavar="NAME_OR_PATH",
         help="neural enhancer: a registered model name or a GFPGAN-style .onnx",
     )
+
+
+def zoom_factor(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"zoom must be a number, not {text!r}") from None
+    if not 1.0 <= value <= 16.0:
+        raise argparse.ArgumentTypeError(f"zoom {text!r} is out of range (1..16)")
+    return value
 
 
 def run(args: argparse.Namespace, settings: EngineSettings) -> int:
@@ -55,12 +83,15 @@ def run(args: argparse.Namespace, settings: EngineSettings) -> int:
             args, size=args.size, realtime=not lockstep, lockstep=lockstep
         ),
         lambda: build_stages(settings, library=library),
-        BenchConfig(frames=args.frames, settings=settings, enhancers=enhancers),
+        BenchConfig(
+            frames=args.frames, settings=settings, enhancers=enhancers, profile=args.profile
+        ),
     )
     text = json.dumps(report, indent=2)
-    if args.json is not None:
+    print(format_table(report))
+    if args.json is not None:  # the JSON is for tools: in the file, not on the terminal too
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(text + "\n")
-    print(format_table(report))
-    print(text)
+    else:
+        print(text)
     return 0

@@ -46,26 +46,30 @@ def make_source(
     loop: bool = True,
     fall_back_to_demo: bool = True,
 ) -> FrameSource:
-    """Camera, file or demo as asked; with none asked, camera 0 or else the demo."""
+    """Camera, file or demo as asked; with none asked, camera 0 or else the demo.
+    `args.zoom` (bench) crops the centre of each frame before it is resized to `size`."""
+    zoom: float = getattr(args, "zoom", 1.0)
     if getattr(args, "demo", False):
-        return DemoSource(realtime=realtime, size=size, lockstep=lockstep)
+        return DemoSource(realtime=realtime, size=size, lockstep=lockstep, zoom=zoom)
     path: Path | None = getattr(args, "input", None)
     if path is not None:
         if path.suffix.lower() in IMAGE_SUFFIXES:
-            return ImageSource(path, realtime=realtime, size=size, lockstep=lockstep)
-        return VideoFileSource(path, realtime=realtime, loop=loop, size=size, lockstep=lockstep)
+            return ImageSource(path, realtime=realtime, size=size, lockstep=lockstep, zoom=zoom)
+        return VideoFileSource(
+            path, realtime=realtime, loop=loop, size=size, lockstep=lockstep, zoom=zoom
+        )
     camera = getattr(args, "camera", None)
     if camera is not None:
-        return CameraSource(camera, size=size, lockstep=lockstep)
+        return CameraSource(camera, size=size, lockstep=lockstep, zoom=zoom)
     try:
-        source = CameraSource(0, size=size, lockstep=lockstep)
+        source = CameraSource(0, size=size, lockstep=lockstep, zoom=zoom)
         source.open()
         return source
     except SourceError as exc:
         if not fall_back_to_demo:
             raise
         log.warning("%s; using the bundled demo source instead", exc)
-        return DemoSource(realtime=realtime, size=size, lockstep=lockstep)
+        return DemoSource(realtime=realtime, size=size, lockstep=lockstep, zoom=zoom)
 
 
 def asked_source(args: argparse.Namespace) -> FrameSource | None:

@@ -12,7 +12,8 @@ from typing import NoReturn
 
 import cv2
 
-from app.cli import bench, models, run, swap
+from app import __version__, logs
+from app.cli import bench, doctor, models, run, swap
 from app.cli.inputs import add_input_options, asked_source
 from app.cli.options import add_source_option, positive
 from engine.core.imageio import ImageReadError, ImageWriteError
@@ -52,6 +53,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Real-time face swap with live preview, virtual camera and stream. "
         "With no command, opens the desktop app.",
     )
+    parser.add_argument("--version", action="version", version=f"fusecam {__version__}")
     parser.add_argument("-v", "--verbose", action="store_true", help="log more")
     add_input_options(parser)
     add_source_option(parser, "source face image (repeat for several photos of one person)")
@@ -66,7 +68,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    for command in (run, swap, bench, models):
+    for command in (run, swap, bench, models, doctor):
         command.add_parser(sub)
     return parser
 
@@ -74,10 +76,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    logging.basicConfig(
-        level=logging.INFO if args.verbose else logging.WARNING,
-        format="fusecam: %(levelname)s %(name)s: %(message)s",
-    )
+    diagnostics = logs.setup(logging.INFO if args.verbose else logging.WARNING)
     if not args.verbose:
         # Native OpenCV/FFmpeg messages ("moov atom not found", V4L2 probing a bad camera
         # path) would print beside our one-line error; they stay visible with --verbose.
@@ -90,7 +89,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     cv2.setNumThreads(1)
     settings = EngineSettings()
     try:
-        commands = {"run": run.run, "swap": swap.run, "bench": bench.run}
+        commands = {"run": run.run, "swap": swap.run, "bench": bench.run, "doctor": doctor.run}
         if args.command in commands:
             return commands[args.command](args, settings)
         if args.command == "models":
@@ -102,7 +101,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         from app.gui.launch import launch
 
-        return launch(args, asked_source(args))
+        return launch(args, asked_source(args), diagnostics)
     except USER_ERRORS as exc:
         print(f"fusecam: error: {exc}", file=sys.stderr)
         return 2

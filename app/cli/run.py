@@ -19,6 +19,7 @@ from app.cli.options import (
     positive,
     with_quality_options,
 )
+from app.cli.status import StatusLine
 from app.gui.display import has_display
 from engine.core.settings import EngineSettings
 from engine.core.stats import StatsSnapshot
@@ -269,16 +270,19 @@ def _wait(session: LiveSession, frames: int | None) -> None:
     source = session.source
     assert source is not None  # `fusecam run` always has one
     last_report = time.monotonic()
-    while True:
-        if frames is not None and session.engine.stats.frames >= frames:
-            return
-        if source.finished and session.wait_source_drained(timeout=5.0):
-            return
-        if session.engine.error is not None or source.error is not None:
-            return
-        time.sleep(0.05)
-        if time.monotonic() - last_report >= 1.0:
-            last_report = time.monotonic()
-            engine = session.engine
-            line = status_line(engine.stats.snapshot(), engine.governor.status())
-            print(f"fusecam: {line}", file=sys.stderr)
+    status = StatusLine()  # one line updated in place on a terminal
+    try:
+        while True:
+            if frames is not None and session.engine.stats.frames >= frames:
+                return
+            if source.finished and session.wait_source_drained(timeout=5.0):
+                return
+            if session.engine.error is not None or source.error is not None:
+                return
+            time.sleep(0.05)
+            if time.monotonic() - last_report >= 1.0:
+                last_report = time.monotonic()
+                engine = session.engine
+                status.update(status_line(engine.stats.snapshot(), engine.governor.status()))
+    finally:
+        status.close()

@@ -14,6 +14,7 @@ from app.cli.options import (
     existing_file,
     with_quality_options,
 )
+from app.cli.status import video_progress
 from engine.core.imageio import read_image
 from engine.core.settings import EngineSettings
 from engine.models.onnx import ModelLoadError
@@ -53,8 +54,22 @@ def run(args: argparse.Namespace, settings: EngineSettings) -> int:
             swap_image(session.engine, args.target, args.output)
             print(f"fusecam: wrote {args.output}", file=sys.stderr)
         else:
-            count = swap_video(session.engine, args.target, args.output)
+            with video_progress() as progress:
+                count = swap_video(session.engine, args.target, args.output, progress)
             print(f"fusecam: wrote {count} frames to {args.output}", file=sys.stderr)
+            _keep_audio(args.target, args.output)
     finally:
         session.stop()
     return 0
+
+
+def _keep_audio(target: Path, output: Path) -> None:
+    from engine.runtime.offline import AudioMuxError, keep_audio
+
+    try:
+        how = keep_audio(target, output)
+    except AudioMuxError as exc:  # the video is written; say what is missing from it
+        print(f"fusecam: warning: {exc}", file=sys.stderr)
+        return
+    if how:
+        print(f"fusecam: kept the target's audio ({how})", file=sys.stderr)

@@ -10,17 +10,20 @@ import time
 from pathlib import Path
 
 from PySide6.QtCore import QTimer
+from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
 from app.gui.display import has_display
 from app.gui.main_window import MainWindow
-from engine.core.paths import RESOURCES_DIR
+from app.logs import Diagnostics
 from engine.runtime import settings_store
 from engine.sources.base import FrameSource
 
 log = logging.getLogger(__name__)
 
-STYLE_FILE = RESOURCES_DIR / "style" / "fusecam.qss"
+GUI_RESOURCES = Path(__file__).resolve().parent / "resources"  # shipped as package data
+STYLE_FILE = GUI_RESOURCES / "style" / "fusecam.qss"
+ICON_DIR = GUI_RESOURCES / "icons"  # fusecam.svg rendered by tools/render_icon.py
 SCREENSHOT_MIN_FRAMES = 5
 SCREENSHOT_MAX_WAIT_MS = 20000
 
@@ -32,9 +35,21 @@ def apply_style(app: QApplication) -> None:
         log.warning("style sheet %s not loaded: %s", STYLE_FILE, exc)
 
 
-def launch(args: argparse.Namespace, source: FrameSource | None = None) -> int:
+def app_icon() -> QIcon:
+    icon = QIcon()
+    for png in sorted(ICON_DIR.glob("fusecam-*.png")):
+        icon.addFile(str(png))
+    return icon
+
+
+def launch(
+    args: argparse.Namespace,
+    source: FrameSource | None = None,
+    diagnostics: Diagnostics | None = None,
+) -> int:
     """The desktop app, from the saved settings (defaults on first launch); `source`: the
-    input the command line asked for, or None for the saved choice."""
+    input the command line asked for, or None for the saved choice; `diagnostics`: where
+    crash reports go (the window says so when one is written)."""
     screenshot: Path | None = args.screenshot
     if not has_display():
         # A screenshot needs no screen: render offscreen (read when QApplication starts).
@@ -42,6 +57,8 @@ def launch(args: argparse.Namespace, source: FrameSource | None = None) -> int:
     app = QApplication.instance() or QApplication(sys.argv[:1])
     assert isinstance(app, QApplication)
     app.setApplicationName("Fusecam")
+    app.setDesktopFileName("fusecam")  # Wayland/X11: matches packaging/fusecam.desktop
+    app.setWindowIcon(app_icon())
     apply_style(app)
     loaded = settings_store.load()
     window = MainWindow(
@@ -54,6 +71,8 @@ def launch(args: argparse.Namespace, source: FrameSource | None = None) -> int:
         show_notice=screenshot is None,
         startup_messages=loaded.messages,
     )
+    if diagnostics is not None:
+        window.watch_crashes(diagnostics)
     window.show()
     window.start()
     if screenshot is not None:

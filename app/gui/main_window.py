@@ -293,6 +293,7 @@ class MainWindow(WindowActions):
         self.provider_label.setToolTip(
             "Running on the CPU: no GPU execution provider could be loaded." if cpu_only else ""
         )
+        self.advise_on_providers(providers)
 
     # --- settings ------------------------------------------------------------------------
     def _on_settings(self, settings: EngineSettings) -> None:

@@ -66,4 +66,5 @@ def build_menus(w: WindowActions) -> None:
     help_menu = bar.addMenu("&Help")
     _add(help_menu, "Keyboard shortcuts", w.show_shortcuts, "show_shortcuts")
     _add(help_menu, "Responsible use", w.show_notice)
+    _add(help_menu, "System check (GPU, virtual camera, logs)…", w.show_doctor)
     help_menu.addAction("About Fusecam", lambda: QMessageBox.about(w, "About Fusecam", ABOUT))

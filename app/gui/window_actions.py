@@ -8,7 +8,7 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QAction, QKeyEvent
 from PySide6.QtWidgets import QAbstractSpinBox, QFileDialog, QLineEdit, QMainWindow, QWidget
 
@@ -16,10 +16,14 @@ from app.gui.controllers.core import AppCore
 from app.gui.controllers.gallery import GalleryController, bundled_samples
 from app.gui.controllers.outputs import OutputsController
 from app.gui.widgets.controls import ControlPanel
+from app.gui.widgets.doctor_dialog import DoctorDialog
 from app.gui.widgets.hud import HudOverlay
+from app.gui.widgets.messages import MessageBar
 from app.gui.widgets.preview import PreviewWidget
 from app.gui.widgets.shortcuts import ShortcutsDialog
+from app.logs import Diagnostics, log_dir
 from engine.core.settings_paths import get_path
+from engine.runtime.doctor import cpu_fallback_advice
 from engine.sources.choice import InputChoice
 
 IMAGE_FILTER = "Images (*.jpg *.jpeg *.png *.bmp *.webp)"
@@ -27,7 +31,9 @@ INPUT_FILTER = "Videos and images (*.mp4 *.mov *.avi *.mkv *.webm *.jpg *.jpeg *
 
 
 class WindowActions(QMainWindow):
+    _crash_signal = Signal(str)  # a crash report's path, from whichever thread crashed
     # Provided by MainWindow.
+    messages: MessageBar
     core: AppCore
     controls: ControlPanel
     gallery: GalleryController
@@ -48,6 +54,33 @@ class WindowActions(QMainWindow):
 
     def show_notice(self) -> None:
         raise NotImplementedError
+
+    # --- diagnostics ---------------------------------------------------------------------
+    def watch_crashes(self, diagnostics: Diagnostics) -> None:
+        """Say in the message bar where a crash report went (the app may go on)."""
+        self._crash_signal.connect(self._on_crash_report)
+        diagnostics.listeners.append(lambda path: self._crash_signal.emit(str(path)))
+
+    def _on_crash_report(self, path: str) -> None:
+        self.messages.post(
+            f"Fusecam hit an internal error; a report was written to {path}. "
+            "Please attach it when you report the problem.",
+            "error",
+        )
+
+    def show_doctor(self) -> None:
+        folder = log_dir()
+        DoctorDialog(
+            self.core.engine.settings.models.provider,
+            f"Log file and crash reports: {folder}",
+            self,
+        ).exec()
+
+    def advise_on_providers(self, providers: list[str]) -> None:
+        """A GPU was asked for and the models run on the CPU: say so, with the fix."""
+        advice = cpu_fallback_advice(self.core.engine.settings.models.provider, providers)
+        if advice is not None:
+            self.messages.post(advice, "warning", key="cpu-fallback")
 
     # --- dialogs -------------------------------------------------------------------------
     def open_input_dialog(self) -> None:

@@ -35,14 +35,37 @@ class Summary:
 
 
 @dataclass(frozen=True, slots=True)
+class Total:
+    """Since the last reset: frames in which a stage or step ran, and its summed time."""
+
+    frames: int = 0
+    total_ms: float = 0.0
+
+    def plus(self, ms: float) -> Total:
+        return Total(self.frames + 1, self.total_ms + ms)
+
+
+@dataclass(frozen=True, slots=True)
 class StatsSnapshot:
     frames: int
     fps: float
     dropped: int
+    # Per stage over the frames in which it ran (a skipped frame adds no sample).
     stages: dict[str, Summary]
     processing: Summary
     end_to_end: Summary
     info: dict[str, float] = field(default_factory=dict)
+    # Why stages skipped, counted since the last reset: {"detector": {"tracking": 290}}.
+    skipped: dict[str, dict[str, int]] = field(default_factory=dict)
+    # The stages the newest frame skipped and why: what the HUD shows instead of a time.
+    last_skipped: dict[str, str] = field(default_factory=dict)
+    # Sub-steps ("landmarker/ort_run") over the frames they ran in, when profiling.
+    steps: dict[str, Summary] = field(default_factory=dict)
+    # Stages, sub-steps and "processing": frames and summed time since the last reset.
+    totals: dict[str, Total] = field(default_factory=dict)
+
+
+_NO_TOTAL = Total()
 
 
 class FrameStats:
@@ -62,20 +85,39 @@ class FrameStats:
             self._end_to_end: deque[float] = deque(maxlen=window)
             self._published: deque[int] = deque(maxlen=window)
             self._counters: dict[str, float] = {}
+            self._steps: dict[str, deque[float]] = {}
+            self._totals: dict[str, Total] = {}
+            self._skipped: dict[str, dict[str, int]] = {}
+            self._last_skipped: dict[str, str] = {}
             self.frames = 0
             self.dropped = 0
 
     def record(self, packet: FramePacket, processing_ms: float) -> None:
         with self._lock:
-            for name, ms in packet.timings_ms.items():
-                series = self._stages.get(name)
-                if series is None:
-                    series = self._stages[name] = deque(maxlen=self._window)
-                series.append(ms)
+            self._add(self._stages, packet.timings_ms)
+            self._add(self._steps, packet.steps.times_ms)
+            self._add_totals({"processing": processing_ms})
+            for name, reason in packet.skipped.items():
+                reasons = self._skipped.setdefault(name, {})
+                reasons[reason] = reasons.get(reason, 0) + 1
+            self._last_skipped = dict(packet.skipped)
             self._processing.append(processing_ms)
             self._end_to_end.append((packet.published_ns - packet.capture_ns) / 1e6)
             self._published.append(packet.published_ns)
             self.frames += 1
+
+    def _add(self, series: dict[str, deque[float]], times_ms: dict[str, float]) -> None:
+        for name, ms in times_ms.items():
+            values = series.get(name)
+            if values is None:
+                values = series[name] = deque(maxlen=self._window)
+            values.append(ms)
+        self._add_totals(times_ms)
+
+    def _add_totals(self, times_ms: dict[str, float]) -> None:
+        totals = self._totals
+        for name, ms in times_ms.items():
+            totals[name] = totals.get(name, _NO_TOTAL).plus(ms)
 
     def count(self, key: str, amount: float = 1.0) -> None:
         """Accumulate a named counter (detector calls, track losses…)."""
@@ -102,4 +144,8 @@ class FrameStats:
                 processing=Summary.of(self._processing),
                 end_to_end=Summary.of(self._end_to_end),
                 info=dict(self._counters),
+                skipped={name: dict(r) for name, r in self._skipped.items()},
+                last_skipped=dict(self._last_skipped),
+                steps={name: Summary.of(v) for name, v in self._steps.items()},
+                totals=dict(self._totals),
             )

@@ -1,5 +1,5 @@
 """SSD anchor grids for the BlazeFace and palm detectors (MediaPipe's SsdAnchorsCalculator
-layout), from the options models/manifest.json records beside each model."""
+layout), from the options engine/resources/models/manifest.json records beside each model."""
 
 from __future__ import annotations
 

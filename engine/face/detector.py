@@ -9,6 +9,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from engine.core.profile import NO_STEPS, StepTimer
 from engine.core.types import Frame
 from engine.face.anchors import AnchorSpec, anchor_spec
 from engine.face.records import Detection
@@ -134,30 +135,38 @@ class BlazeFaceDetector:
         return cls(model, anchor_spec("face_detection_full_range"))
 
     def detect(
-        self, frame: Frame, score_threshold: float = 0.5, min_face_px: float = 0.0
+        self,
+        frame: Frame,
+        score_threshold: float = 0.5,
+        min_face_px: float = 0.0,
+        steps: StepTimer = NO_STEPS,
     ) -> list[Detection]:
         size = self.spec.input_size
-        tensor, box = letterbox(frame, size)
-        if self._nchw:
-            tensor = np.ascontiguousarray(tensor.transpose(0, 3, 1, 2))
-        outputs = self.model.session.run(None, {self._input_name: tensor})
-        corners_px, kps_px, scores = decode_anchors(
-            outputs[self._box_index],
-            outputs[self._score_index],
-            self.anchors,
-            num_keypoints=_NUM_KEYPOINTS,
-            size=size,
-            box=box,
-            score_threshold=score_threshold,
-            logit_clip=80.0,
-        )
+        with steps.step("letterbox"):
+            tensor, box = letterbox(frame, size)
+            if self._nchw:
+                tensor = np.ascontiguousarray(tensor.transpose(0, 3, 1, 2))
+        with steps.step("ort_run"):
+            outputs = self.model.session.run(None, {self._input_name: tensor})
+        with steps.step("decode"):
+            corners_px, kps_px, scores = decode_anchors(
+                outputs[self._box_index],
+                outputs[self._score_index],
+                self.anchors,
+                num_keypoints=_NUM_KEYPOINTS,
+                size=size,
+                box=box,
+                score_threshold=score_threshold,
+                logit_clip=80.0,
+            )
         if scores.size == 0:
             return []
-        detections = []
-        for b, k, s in weighted_nms(corners_px, kps_px, scores):
-            if b[2] - b[0] >= min_face_px:
-                detections.append(Detection(b, k, s))
-        return detections
+        with steps.step("nms"):
+            return [
+                Detection(b, k, s)
+                for b, k, s in weighted_nms(corners_px, kps_px, scores)
+                if b[2] - b[0] >= min_face_px
+            ]
 
 
 def main_face_index(detections: list[Detection], frame_size: tuple[int, int]) -> int:

@@ -8,6 +8,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from engine.core.profile import NO_STEPS, StepTimer
 from engine.core.types import F32, Frame, Landmarks
 from engine.face.mesh import MeshTopology, canonical_neutral, inside_lips, topology
 from engine.face.procrustes import euler_deg, similarity
@@ -95,14 +96,21 @@ class FaceFitter:
             self.canonical[ids], landmarks[ids].astype(np.float64), self.topo.rigid_weights
         )
 
-    def fit(self, frame: Frame | None, landmarks: Landmarks) -> FaceFit:
-        s, r, t = self.pose(landmarks)
-        yaw, pitch, roll = euler_deg(r)
-        pose_free = ((landmarks.astype(np.float64) - t) @ r) / s
-        expression = self.expression(pose_free)
-        lighting = (
-            self.lighting(frame, landmarks) if frame is not None else np.zeros((9, 3), np.float32)
-        )
+    def fit(
+        self, frame: Frame | None, landmarks: Landmarks, steps: StepTimer = NO_STEPS
+    ) -> FaceFit:
+        with steps.step("pose"):
+            s, r, t = self.pose(landmarks)
+            yaw, pitch, roll = euler_deg(r)
+            pose_free = ((landmarks.astype(np.float64) - t) @ r) / s
+        with steps.step("expression"):
+            expression = self.expression(pose_free)
+        with steps.step("lighting"):
+            lighting = (
+                self.lighting(frame, landmarks)
+                if frame is not None
+                else np.zeros((9, 3), np.float32)
+            )
         return FaceFit(
             pose=Pose(r, t, s, yaw, pitch, roll),
             identity=(pose_free - self.canonical).astype(np.float32),

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from engine.core.profile import NO_STEPS, StepTimer
 from engine.core.types import Frame, Landmarks
 from engine.face.roi import Roi, crop_points_to_frame, crop_rgb
 from engine.models.onnx import LoadedModel
@@ -36,10 +37,13 @@ class FaceMesh:
         tensor = crop_rgb(frame, roi, self.size)[None]
         return np.ascontiguousarray(tensor.transpose(0, 3, 1, 2)) if self._nchw else tensor
 
-    def run(self, frame: Frame, roi: Roi) -> MeshResult:
-        tensor = self.crop(frame, roi)
-        outputs = self.model.session.run(None, {self._input_name: tensor})
-        raw = outputs[self._mesh_index].reshape(NUM_LANDMARKS, 3).astype(np.float64)
-        logit = float(outputs[self._presence_index].reshape(-1)[0])
-        presence = 1.0 / (1.0 + np.exp(-np.clip(logit, -60.0, 60.0)))
-        return MeshResult(crop_points_to_frame(raw, roi, self.size), float(presence))
+    def run(self, frame: Frame, roi: Roi, steps: StepTimer = NO_STEPS) -> MeshResult:
+        with steps.step("crop"):
+            tensor = self.crop(frame, roi)
+        with steps.step("ort_run"):
+            outputs = self.model.session.run(None, {self._input_name: tensor})
+        with steps.step("decode"):
+            raw = outputs[self._mesh_index].reshape(NUM_LANDMARKS, 3).astype(np.float64)
+            logit = float(outputs[self._presence_index].reshape(-1)[0])
+            presence = 1.0 / (1.0 + np.exp(-np.clip(logit, -60.0, 60.0)))
+            return MeshResult(crop_points_to_frame(raw, roi, self.size), float(presence))

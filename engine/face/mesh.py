@@ -1,7 +1,7 @@
 """Face-mesh topology and the project's canonical neutral face (loaded once, read-only).
 
 Topology (triangles, UVs, region contours) is MediaPipe's (Apache-2.0, see
-resources/mesh/LICENSE_SOURCES.md). The canonical neutral shape is our own, derived by
+engine/resources/mesh/LICENSE_SOURCES.md). The canonical neutral shape is our own, derived by
 tools/derive_canonical_mesh.py from the bundled public-domain portraits.
 Canonical axes follow the image: x right, y down, z away from the camera.
 """

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engine.core.profile import NO_STEPS, StepTimer
 from engine.core.types import F32, Frame
 from engine.face.roi import Roi, box_iou
 from engine.hands.landmarks import HandLandmarker, roi_from_hand_landmarks
@@ -50,16 +51,20 @@ class HandTracker:
             return False  # MediaPipe's rule too: all hands found, only track them
         return self._since_detect is None or self._since_detect >= options.every_n
 
-    def step(self, frame: Frame, options: HandTrackingOptions) -> list[F32]:
+    def step(
+        self, frame: Frame, options: HandTrackingOptions, steps: StepTimer = NO_STEPS
+    ) -> list[F32]:
         """Landmarks (21×3 frame pixels) of every hand in this frame."""
         if self._since_detect is not None:
             self._since_detect += 1
         if self._wants_detection(options):
-            self._add_palms(frame, options)
+            with steps.step("palm"):
+                self._add_palms(frame, options)
             self._since_detect = 0
         kept: list[HandTrack] = []
         for track in self.tracks:
-            result = self.landmarker.run(frame, track.roi)
+            with steps.step("landmarks"):
+                result = self.landmarker.run(frame, track.roi)
             self.landmarks_run += 1
             if result.presence < options.presence_threshold:
                 continue

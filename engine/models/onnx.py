@@ -13,7 +13,8 @@ from pathlib import Path
 
 import onnxruntime as ort
 
-from engine.core.settings import ExecutionProvider
+from engine.core.settings import EXECUTION_PROVIDERS, ExecutionProvider
+from engine.models.gpu import preload_cuda_libraries
 
 log = logging.getLogger(__name__)
 
@@ -48,6 +49,17 @@ class LoadedModel:
         )
 
 
+def offered_providers() -> tuple[ExecutionProvider, ...]:
+    """The choices worth offering: "auto", those this onnxruntime build has, and "cpu"
+    (DirectML, OpenVINO and CoreML only exist in their own onnxruntime flavours)."""
+    available = set(ort.get_available_providers())
+    return tuple(
+        key
+        for key in EXECUTION_PROVIDERS
+        if key in ("auto", "cpu") or _PROVIDER_NAMES[key] in available
+    )
+
+
 def requested_providers(choice: ExecutionProvider = "auto") -> list[str]:
     available = set(ort.get_available_providers())
     keys = _AUTO_ORDER if choice == "auto" else tuple(dict.fromkeys((choice, "cpu")))
@@ -76,6 +88,8 @@ def load_model(
     options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
     options.log_severity_level = 3
     wanted = requested_providers(provider)
+    if wanted[0] in ("CUDAExecutionProvider", "TensorrtExecutionProvider"):
+        preload_cuda_libraries()
     # onnxruntime prints a multi-line error for every session when CUDA libraries are
     # missing; we report the fallback ourselves, once per model, in one line.
     ort.set_default_logger_severity(4)
@@ -100,6 +114,6 @@ def _warn_cpu_fallback(requested: str) -> None:
     """Once per process and provider: every model falls back for the same reason."""
     log.warning(
         "%s was requested but onnxruntime runs the models on CPU (GPU libraries missing "
-        "or incompatible); `fusecam bench` reports the providers in use",
+        "or incompatible); `fusecam doctor` says what is missing and how to fix it",
         requested,
     )

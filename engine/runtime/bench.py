@@ -12,7 +12,9 @@ from typing import Any
 
 from engine.core.packet import FramePacket
 from engine.core.settings import EngineSettings, EnhancerMode
+from engine.core.stats import StatsSnapshot
 from engine.runtime.pipeline import Engine
+from engine.runtime.profile_report import format_profile, profile_rows
 from engine.runtime.session import LiveSession
 from engine.sources.base import FrameSource
 from engine.stages.base import Stage
@@ -31,6 +33,8 @@ class BenchConfig:
     settings: EngineSettings = field(default_factory=EngineSettings)
     # Enhancer modes to measure one after another (max + paced each); () = as in settings.
     enhancers: tuple[EnhancerMode, ...] = ()
+    # Sub-step timing (engine.profile): each run's report gains a "profile" table.
+    profile: bool = False
 
 
 def peak_rss_mb() -> float:
@@ -53,6 +57,7 @@ def _run_once(
 ) -> dict[str, Any]:
     settings = config.settings if enhancer is None else with_enhancer(config.settings, enhancer)
     engine = Engine(make_stages(), settings, stats_window=config.frames)
+    engine.profile = config.profile
     source = make_source(mode == "max")
     source.max_frames = config.frames + config.warmup
     session = LiveSession(engine, source)
@@ -85,22 +90,42 @@ def _run_once(
         "mode": mode,
         "enhancer": settings.enhancer.mode,
         "size": [source.info.width, source.info.height],
+        "zoom": source.zoom,
         "frames": snap.frames,
         "fps": round(snap.frames / elapsed, 2) if elapsed > 0 else 0.0,
         "dropped": engine.input.drops - drops_before,
         "peak_rss_mb": round(peak_rss_mb(), 1),
         "providers": session.providers(),
-        "stages": {name: s.as_dict() for name, s in snap.stages.items()},
+        "stages": stage_rows(snap, [stage.name for stage in engine.stages]),
         "processing": snap.processing.as_dict(),
         "end_to_end": snap.end_to_end.as_dict(),
         "counters": snap.info,
     }
+    if config.profile:
+        run["profile"] = profile_rows(snap, [stage.name for stage in engine.stages])
     if settings.enhancer.mode == "neural":
         # What really ran: without a usable model the live selector falls back.
         reason = unavailable.get("enhancer")
         run["enhancer_used"] = "builtin" if reason else "neural"
         run["enhancer_fallback"] = reason
     return run
+
+
+def stage_rows(snap: StatsSnapshot, order: Sequence[str]) -> dict[str, dict[str, Any]]:
+    """Per stage in pipeline order: p50/p95/max over the frames it ran in, how many that
+    was, and why it skipped the others ({"tracking": 290}): a stage that did not run
+    reads as skipped, not as "0.0 ms"."""
+    rows: dict[str, dict[str, Any]] = {}
+    for name in order:
+        summary, skipped = snap.stages.get(name), snap.skipped.get(name)
+        if summary is None and skipped is None:
+            continue
+        row: dict[str, Any] = summary.as_dict() if summary is not None else {}
+        row["ran"] = snap.totals[name].frames if name in snap.totals else 0
+        if skipped:
+            row["skipped"] = dict(skipped)
+        rows[name] = row
+    return rows
 
 
 def run_bench(
@@ -152,24 +177,38 @@ def format_table(report: dict[str, Any]) -> str:
     lines = []
     for run in report["runs"]:
         w, h = run["size"]
+        zoom = f"  zoom {run['zoom']:g}" if run.get("zoom", 1.0) != 1.0 else ""
         lines.append(
             f"mode {run['mode']:<5}  enhancer {run.get('enhancer', '-'):<7}  "
-            f"{w}x{h}  frames {run['frames']}  fps {run['fps']:.1f}  "
+            f"{w}x{h}{zoom}  frames {run['frames']}  fps {run['fps']:.1f}  "
             f"dropped {run['dropped']}  peak RSS {run['peak_rss_mb']:.0f} MB  "
             f"providers {','.join(run['providers']) or '-'}"
         )
-        lines.append(f"  {'stage':<16}{'p50 ms':>10}{'p95 ms':>10}{'max ms':>10}")
-        rows = [*run["stages"].items(), ("processing", run["processing"])]
-        rows.append(("end_to_end", run["end_to_end"]))
-        for name, s in rows:
-            p50, p95, worst = s["p50_ms"], s["p95_ms"], s["max_ms"]
-            lines.append(f"  {name:<16}{p50:>10.2f}{p95:>10.2f}{worst:>10.2f}")
+        lines.append(f"  {'stage':<16}{'p50 ms':>10}{'p95 ms':>10}{'max ms':>10}  ran")
+        for name, s in run["stages"].items():
+            lines.append(_stage_line(name, s, run["frames"]))
+        for name in ("processing", "end_to_end"):
+            s = run[name]
+            lines.append(
+                f"  {name:<16}{s['p50_ms']:>10.2f}{s['p95_ms']:>10.2f}{s['max_ms']:>10.2f}"
+            )
         if run.get("enhancer_fallback"):
             reason = run["enhancer_fallback"]
             lines.append(f"  neural enhancer unavailable, built-in measured: {reason}")
+        if "profile" in run:
+            lines += format_profile(run["profile"], run["frames"])
     if "enhancer_comparison" in report:
         lines += _comparison_table(report["enhancer_comparison"])
     return "\n".join(lines)
+
+
+def _stage_line(name: str, s: dict[str, Any], frames: int) -> str:
+    """A stage's times over the frames it ran in; one that never ran shows only why."""
+    skipped = ", ".join(f"{reason} {n}" for reason, n in s.get("skipped", {}).items())
+    if not s.get("ran"):
+        return f"  {name:<16}{'—':>10}{'—':>10}{'—':>10}  0/{frames}  ({skipped})"
+    ran = f"{s['ran']}/{frames}" + (f"  ({skipped})" if skipped else "")
+    return f"  {name:<16}{s['p50_ms']:>10.2f}{s['p95_ms']:>10.2f}{s['max_ms']:>10.2f}  {ran}"
 
 
 def _comparison_table(rows: list[dict[str, Any]]) -> list[str]:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from engine.core.imageio import IMAGE_SUFFIXES, read_image, write_image
 from engine.core.packet import FramePacket
+from engine.outputs.audio_mux import AudioMuxError, add_audio, has_audio
 from engine.outputs.recorder import open_writer
 from engine.runtime.pipeline import Engine
 from engine.sources.base import SourceError
@@ -47,3 +48,14 @@ def swap_video(engine: Engine, target: Path, output: Path, progress: Progress | 
     if count == 0:
         raise SourceError(f"{target}: no frames could be read")
     return count
+
+
+def keep_audio(target: Path, output: Path) -> str:
+    """Mux the target's audio into the swapped video: "" when the target has none, else
+    what was done; AudioMuxError when it failed (the video itself is kept)."""
+    if not has_audio(target):
+        return ""
+    return add_audio(output, target)
+
+
+__all__ = ["AudioMuxError", "is_image", "keep_audio", "swap_image", "swap_video"]

@@ -11,6 +11,7 @@ import cv2
 
 from engine.core.listeners import FrameListener, Listeners
 from engine.core.packet import FramePacket
+from engine.core.profile import NO_STEPS, StepTimer
 from engine.core.settings import EngineSettings
 from engine.core.slots import DoubleBuffer, LatestSlot
 from engine.core.stats import FrameStats
@@ -19,6 +20,10 @@ from engine.runtime.governor import EngineGovernor
 from engine.stages.base import Stage
 
 log = logging.getLogger(__name__)
+
+
+# The engine's own sub-steps (queue wait, mirror, publish, stats) record under this name.
+ENGINE_STEPS = "engine"
 
 
 class StageError(RuntimeError):
@@ -60,6 +65,10 @@ class Engine(Worker):
         # so "has the source drained?" stays answerable after a benchmark warm-up.
         self.frames_published = 0
         self._last_error_log_ns = 0
+        # Sub-step timing (`fusecam bench --profile`): each packet gets a StepTimer, and
+        # the engine's own work (queue wait, mirror, publish, stats) is timed as "engine".
+        self.profile = False
+        self._publish_ms: tuple[float, float] | None = None  # the last frame's stats, listeners
 
     # --- configuration (any thread) ---------------------------------------------------
     @property
@@ -97,9 +106,18 @@ class Engine(Worker):
         settings = self._settings
         stages = self._stages
         started = time.perf_counter_ns()
+        steps = packet.steps = StepTimer() if self.profile else NO_STEPS
+        steps.begin(ENGINE_STEPS)
+        if steps.enabled and self._publish_ms is not None:
+            stats_ms, listeners_ms = self._publish_ms
+            steps.add("stats", stats_ms)
+            steps.add("listeners", listeners_ms)
+            self._publish_ms = None
         if settings.output.mirror:
-            packet.frame = cv2.flip(packet.frame, 1)
+            with steps.step("mirror"):
+                packet.frame = cv2.flip(packet.frame, 1)
         for stage in stages:
+            steps.begin(stage.name)
             t0 = time.perf_counter_ns()
             try:
                 packet = stage.process(packet, settings)
@@ -107,7 +125,10 @@ class Engine(Worker):
                 self._stage_failed(stage.name, exc, packet)
                 break
             finally:
-                packet.timings_ms[stage.name] = (time.perf_counter_ns() - t0) / 1e6
+                # A stage that had nothing to do reports why instead of a near-zero time.
+                if stage.name not in packet.skipped:
+                    packet.timings_ms[stage.name] = (time.perf_counter_ns() - t0) / 1e6
+        steps.begin(ENGINE_STEPS)
         packet.info["processing_ms"] = (time.perf_counter_ns() - started) / 1e6
         return packet
 
@@ -124,25 +145,36 @@ class Engine(Worker):
                 self.on_error(f"stage:{name}", StageError(f"{name}: {exc}"))
 
     def publish(self, packet: FramePacket) -> None:
-        result = packet.result
-        result.flags.writeable = False
-        packet.published_ns = time.monotonic_ns()
-        self.output.publish(packet)
-        self.frames_published += 1
+        steps = packet.steps
+        with steps.step("publish"):
+            result = packet.result
+            result.flags.writeable = False
+            packet.published_ns = time.monotonic_ns()
+            self.output.publish(packet)
+            self.frames_published += 1
+        t0 = time.perf_counter_ns()
         self.stats.record(packet, float(packet.info.get("processing_ms", 0.0)))
         self.stats.set_dropped(self.input.drops)
         if self.governor.observe(packet):
             with self._settings_lock:
                 self._settings = self.governor.derive(self._user_settings)
             self.stats.count("quality_steps")
+        t1 = time.perf_counter_ns()
         self._listeners.notify(packet)
+        if steps.enabled:
+            # Measured after this frame's record: they travel with the next frame.
+            self._publish_ms = ((t1 - t0) / 1e6, (time.perf_counter_ns() - t1) / 1e6)
 
     def _run(self) -> None:
         while not self.stopping:
             packet = self.input.get(timeout=0.1)
             if packet is None:
                 continue
-            self.publish(self.process(packet))
+            waited_ms = (time.monotonic_ns() - packet.capture_ns) / 1e6
+            packet = self.process(packet)
+            # Capture to the engine taking it: latency, not work (newest-wins slot).
+            packet.steps.add("queue", waited_ms)
+            self.publish(packet)
 
     def start(self) -> None:
         # stop() closed the input; a restarted engine would otherwise spin on it.

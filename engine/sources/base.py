@@ -28,6 +28,21 @@ class SourceInfo:
     frame_count: int | None = None  # None for live or endless sources
 
 
+def centre_crop_box(width: int, height: int, zoom: float) -> tuple[int, int, int, int]:
+    """(x0, y0, x1, y1) of the centred 1/zoom of a width×height image (at least 1 px)."""
+    cw, ch = max(1, round(width / zoom)), max(1, round(height / zoom))
+    x0, y0 = (width - cw) // 2, (height - ch) // 2
+    return x0, y0, x0 + cw, y0 + ch
+
+
+def zoom_centre(frame: Frame, zoom: float, size: tuple[int, int]) -> Frame:
+    """The centre 1/zoom of `frame` (each side), resized to `size` (w, h)."""
+    x0, y0, x1, y1 = centre_crop_box(frame.shape[1], frame.shape[0], zoom)
+    crop = frame[y0:y1, x0:x1]
+    shrinking = size[0] < crop.shape[1]
+    return cv2.resize(crop, size, interpolation=cv2.INTER_AREA if shrinking else cv2.INTER_LINEAR)
+
+
 class FrameSource(Worker):
     """Reads frames in its own thread and writes them into a `LatestSlot`.
 
@@ -38,6 +53,8 @@ class FrameSource(Worker):
     """
 
     kind = "source"
+    # True when `_read` hands out frames already fitted (an image fitted once at open).
+    fits_on_read = False
 
     def __init__(
         self,
@@ -48,11 +65,17 @@ class FrameSource(Worker):
         loop: bool = False,
         lockstep: bool = False,
         max_frames: int | None = None,
+        zoom: float = 1.0,
         on_error: ErrorCallback | None = None,
     ) -> None:
         super().__init__(f"source-{self.kind}", on_error)
+        if not zoom >= 1.0:
+            raise ValueError(f"zoom must be at least 1, not {zoom}")
         self.source_name = name
         self.size = size
+        # > 1: the centre 1/zoom of each frame, resized to `size` (or back to the input's
+        # size): a bigger face from the same video, for `fusecam bench --zoom`.
+        self.zoom = zoom
         self.realtime = realtime
         self.loop = loop
         self.lockstep = lockstep
@@ -98,7 +121,8 @@ class FrameSource(Worker):
 
     def _put(self, frame: Frame) -> None:
         assert self.slot is not None
-        frame = self._fit_size(frame)
+        if not self.fits_on_read:
+            frame = self._fit_size(frame)
         frame.flags.writeable = False
         packet = FramePacket(self.frames_read, time.monotonic_ns(), frame)
         self.frames_read += 1
@@ -120,6 +144,9 @@ class FrameSource(Worker):
         return None if self.wait(delay) else next_due
 
     def _fit_size(self, frame: Frame) -> Frame:
+        if self.zoom > 1.0:
+            h, w = frame.shape[:2]
+            return zoom_centre(frame, self.zoom, self.size or (w, h))
         if self.size is None or (frame.shape[1], frame.shape[0]) == self.size:
             return frame
         return cv2.resize(frame, self.size, interpolation=cv2.INTER_AREA)

@@ -13,6 +13,7 @@ from engine.sources.base import FrameSource, SourceError, SourceInfo
 
 class ImageSource(FrameSource):
     kind = "image"
+    fits_on_read = True  # resized (and zoomed) once at open, not per frame
 
     def __init__(self, path: str | Path, fps: float = 30.0, **kwargs: object) -> None:
         super().__init__(str(path), **kwargs)  # type: ignore[arg-type]

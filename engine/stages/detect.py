@@ -27,15 +27,24 @@ class DetectStage(Stage):
         if not usable_frame(frame):
             self.tracker.reset()
             packet.faces = []
+            packet.skip(self.name, "no image")
             return packet
         self.tracker.begin_frame()
         detected = False
         if self.tracker.needs_detection(settings.detection):
-            detections = self.analyzer.detect(frame, settings.detection)
-            self.tracker.add_detections(
-                detections, (frame.shape[1], frame.shape[0]), settings.detection, settings.tracking
-            )
+            with packet.step("detect"):
+                detections = self.analyzer.detect(frame, settings.detection)
+            with packet.step("match"):
+                self.tracker.add_detections(
+                    detections,
+                    (frame.shape[1], frame.shape[0]),
+                    settings.detection,
+                    settings.tracking,
+                )
             detected = True
+        else:
+            # The faces come from the last frame's landmarks: the detector did not run.
+            packet.skip(self.name, "tracking")
         packet.info["detector_ran"] = detected
         # Between detector runs a face has no detection: its box would be a stale one.
         packet.faces = [

@@ -13,6 +13,7 @@ import cv2
 import numpy as np
 
 from engine.core.packet import FramePacket
+from engine.core.profile import NO_STEPS, StepTimer
 from engine.core.settings import EngineSettings
 from engine.core.types import Frame
 from engine.face.records import FacePatch
@@ -42,23 +43,33 @@ class BuiltinEnhanceStage(Stage):
         rng = np.random.default_rng(packet.frame_id)  # grain changes every frame, like a camera's
         for face in packet.faces:
             if face.patch is not None:
-                self.enhance(packet.frame, face.patch, strength, rng)
+                self.enhance(packet.frame, face.patch, strength, rng, packet.steps)
         return packet
 
     @staticmethod
-    def enhance(frame: Frame, patch: FacePatch, strength: float, rng: np.random.Generator) -> None:
+    def enhance(
+        frame: Frame,
+        patch: FacePatch,
+        strength: float,
+        rng: np.random.Generator,
+        steps: StepTimer = NO_STEPS,
+    ) -> None:
         image = patch.image
-        blurred = cv2.GaussianBlur(image, (0, 0), _SHARPEN_SIGMA)
-        image = image + (image - blurred) * (_MAX_SHARPEN * strength)
+        with steps.step("sharpen"):
+            blurred = cv2.GaussianBlur(image, (0, 0), _SHARPEN_SIGMA)
+            image = image + (image - blurred) * (_MAX_SHARPEN * strength)
         h, w = patch.shape
         region = frame[patch.y0 : patch.y0 + h, patch.x0 : patch.x0 + w]
         inside = patch.mask > 0.5
         if inside.sum() > 64:
-            target_sigma = noise_sigma(cv2.cvtColor(region, cv2.COLOR_BGR2GRAY), inside)
-            render_gray = cv2.cvtColor(np.clip(image, 0, 255).astype(np.uint8), cv2.COLOR_BGR2GRAY)
-            render_sigma = noise_sigma(render_gray, inside)
+            with steps.step("noise_level"):
+                target_sigma = noise_sigma(cv2.cvtColor(region, cv2.COLOR_BGR2GRAY), inside)
+                render_u8 = np.clip(image, 0, 255).astype(np.uint8)
+                render_sigma = noise_sigma(cv2.cvtColor(render_u8, cv2.COLOR_BGR2GRAY), inside)
             extra = np.sqrt(max(0.0, target_sigma**2 - render_sigma**2)) * strength
             if extra > 0.1:
-                grain = rng.standard_normal((h, w, 1), dtype=np.float32) * extra
-                image = image + grain
-        patch.image = np.clip(image, 0.0, 255.0).astype(np.float32)
+                with steps.step("grain"):
+                    grain = rng.standard_normal((h, w, 1), dtype=np.float32) * extra
+                    image = image + grain
+        with steps.step("clip"):
+            patch.image = np.clip(image, 0.0, 255.0).astype(np.float32)

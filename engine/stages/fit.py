@@ -17,7 +17,9 @@ class FitStage(Stage):
         self.fitter = fitter or FaceFitter()
 
     def process(self, packet: FramePacket, settings: EngineSettings) -> FramePacket:
-        for face in packet.faces:
-            if face.landmarks is not None:
-                face.fit = self.fitter.fit(packet.frame, face.landmarks)
+        meshed = [(face, face.landmarks) for face in packet.faces if face.landmarks is not None]
+        if not meshed:
+            packet.skip(self.name, "no face")
+        for face, landmarks in meshed:
+            face.fit = self.fitter.fit(packet.frame, landmarks, packet.steps)
         return packet

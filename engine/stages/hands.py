@@ -99,14 +99,16 @@ class HandStage(Stage):
             # Nothing to protect: the models do not run, and stale tracks are dropped.
             if self._tracker is not None:
                 self._tracker.reset()
+            packet.skip(self.name, "off" if not hands_settings.enabled else "no face")
             return packet
         # Palms are searched in the whole frame, as MediaPipe does: a crop around the
         # faces was tried and found hands less reliably (the detector uses the arm).
-        hands = self.tracker.step(packet.frame, options_of(hands_settings))
+        hands = self.tracker.step(packet.frame, options_of(hands_settings), packet.steps)
         covered = 0
-        for patch in patches:
-            if hands and keep_hands(patch, hands, hands_settings.grow) is not None:
-                covered += 1
+        with packet.step("mask"):
+            for patch in patches:
+                if hands and keep_hands(patch, hands, hands_settings.grow) is not None:
+                    covered += 1
         packet.info["hands"] = {"found": len(hands), "over_faces": covered}
         if hands:
             packet.info["hand_landmarks"] = hands

@@ -50,11 +50,14 @@ class SyntheticLabel(Stage):
 
     def process(self, packet: FramePacket, settings: EngineSettings) -> FramePacket:
         if not settings.output.synthetic_label:
+            packet.skip(self.name, "off")
             return packet
         out = packet.output
         # The captured frame is read-only and shared; draw on our own copy of it.
         if out is None or not out.flags.writeable:
-            out = np.array(packet.result, copy=True)
-        draw_label(out)
+            with packet.step("copy"):
+                out = np.array(packet.result, copy=True)
+        with packet.step("draw"):
+            draw_label(out)
         packet.output = out
         return packet

@@ -26,16 +26,21 @@ class LandmarkStage(Stage):
 
     def process(self, packet: FramePacket, settings: EngineSettings) -> FramePacket:
         if not packet.faces:
+            packet.skip(self.name, "no face")
             return packet
         kept = self._mesh(packet, packet.faces, settings)
         if not kept and not self.tracker.tracks and not packet.info.get("detector_ran"):
             # Every tracked face slipped out of its crop (a jump, a cut): look for them
             # again in this frame rather than showing the unswapped face for a frame.
             frame = packet.frame
-            detections = self.analyzer.detect(frame, settings.detection)
-            self.tracker.add_detections(
-                detections, (frame.shape[1], frame.shape[0]), settings.detection, settings.tracking
-            )
+            with packet.step("redetect"):
+                detections = self.analyzer.detect(frame, settings.detection)
+                self.tracker.add_detections(
+                    detections,
+                    (frame.shape[1], frame.shape[0]),
+                    settings.detection,
+                    settings.tracking,
+                )
             packet.info["detector_ran"] = True
             fresh = [Face(t.track_id, t.detection) for t in self.tracker.tracks]
             kept = self._mesh(packet, fresh, settings)
@@ -57,17 +62,19 @@ class LandmarkStage(Stage):
                 if fresh and track.detection
                 else self.tracker.predicted_roi(track)
             )
-            result = self.mesh.run(packet.frame, roi)
+            result = self.mesh.run(packet.frame, roi, packet.steps)
             if fresh and result.presence >= threshold:
                 # First frame of a track: a second pass around the mesh itself, so the
                 # face starts as well cropped as a tracked one.
-                result = self.mesh.run(packet.frame, roi_from_landmarks(result.landmarks))
+                roi = roi_from_landmarks(result.landmarks)
+                result = self.mesh.run(packet.frame, roi, packet.steps)
             if result.presence < threshold:
                 self.tracker.drop(track)
                 continue
-            face.landmarks = self.tracker.update(
-                track, result.landmarks, result.presence, t_s, settings.tracking
-            )
+            with packet.step("track"):
+                face.landmarks = self.tracker.update(
+                    track, result.landmarks, result.presence, t_s, settings.tracking
+                )
             face.presence = result.presence
             kept.append(face)
         return kept

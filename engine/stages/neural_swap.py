@@ -19,6 +19,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from engine.core.packet import FramePacket
+from engine.core.profile import NO_STEPS, StepTimer
 from engine.core.settings import EngineSettings
 from engine.core.types import F32, Frame
 from engine.face.mesh import topology
@@ -122,30 +123,42 @@ class NeuralSwapStage(Stage):
 
     # --- frames -------------------------------------------------------------------------
     def swap_face(
-        self, frame: Frame, face: Face, source: F32, alpha: float, *, keep_mouth: bool = True
+        self,
+        frame: Frame,
+        face: Face,
+        source: F32,
+        alpha: float,
+        *,
+        keep_mouth: bool = True,
+        steps: StepTimer = NO_STEPS,
     ) -> FacePatch | None:
         if face.landmarks is None:
             return None
         swapper = self.models.swapper
-        points = five_points_from_mesh(face.landmarks)
-        affine = similarity_transform(points, swapper.template)
-        region = back_region(affine, swapper.size, frame.shape)
-        if region is None:
-            return None
-        crop = warp_crop(frame, affine, swapper.size)
+        with steps.step("align"):
+            points = five_points_from_mesh(face.landmarks)
+            affine = similarity_transform(points, swapper.template)
+            region = back_region(affine, swapper.size, frame.shape)
+            if region is None:
+                return None
+            crop = warp_crop(frame, affine, swapper.size)
         latent = source
         if alpha < 1.0:
-            # The target's own identity through the same projection; alpha mixes the two.
-            embedding = self.models.embedder.embed(frame, points)
-            latent = blend(swapper.latent(embedding), source, alpha)
-        swapped = swapper.swap(crop, latent)
-        image = np.asarray(warp_back(swapped, affine, region), np.float32)
-        covered = np.asarray(warp_back(self._crop_mask, affine, region), np.float32)
-        # The crop is a square: only its face (the mesh's oval) may replace the target, as
-        # with the built-in swapper's mesh coverage; the compositor erodes and feathers it.
-        local = face.landmarks[:, :2] - np.array(region[:2], np.float32)
-        mask = covered * self._polygon(local[self._face_oval], covered.shape)
-        keep = self._polygon(local[self._inner_lips], covered.shape) if keep_mouth else None
+            with steps.step("embed_target"):
+                # The target's own identity through the same projection; alpha mixes the two.
+                embedding = self.models.embedder.embed(frame, points)
+                latent = blend(swapper.latent(embedding), source, alpha)
+        with steps.step("ort_run"):
+            swapped = swapper.swap(crop, latent)
+        with steps.step("paste"):
+            image = np.asarray(warp_back(swapped, affine, region), np.float32)
+            covered = np.asarray(warp_back(self._crop_mask, affine, region), np.float32)
+            # The crop is a square: only its face (the mesh's oval) may replace the target,
+            # as with the built-in swapper's mesh coverage; the compositor erodes and
+            # feathers it.
+            local = face.landmarks[:, :2] - np.array(region[:2], np.float32)
+            mask = covered * self._polygon(local[self._face_oval], covered.shape)
+            keep = self._polygon(local[self._inner_lips], covered.shape) if keep_mouth else None
         return FacePatch(region[0], region[1], image, mask, keep_mask=keep)
 
     @staticmethod
@@ -167,7 +180,12 @@ class NeuralSwapStage(Stage):
                 missing.append(key)
                 continue
             patch = self.swap_face(
-                packet.frame, face, latent, swap.alpha, keep_mouth=swap.keep_mouth_interior
+                packet.frame,
+                face,
+                latent,
+                swap.alpha,
+                keep_mouth=swap.keep_mouth_interior,
+                steps=packet.steps,
             )
             if patch is not None:
                 face.patch = patch

@@ -10,6 +10,7 @@ import numpy as np
 
 from engine.core.packet import FramePacket
 from engine.core.settings import EngineSettings
+from engine.core.types import Frame
 from engine.face.mesh import topology
 from engine.face.roi import Roi, roi_from_landmarks
 from engine.stages.base import Stage
@@ -31,8 +32,16 @@ class OverlayStage(Stage):
 
     def process(self, packet: FramePacket, settings: EngineSettings) -> FramePacket:
         if not settings.output.debug_overlay or not packet.faces:
+            packet.skip(self.name, "off" if not settings.output.debug_overlay else "no face")
             return packet
-        out = np.array(packet.result, copy=True)
+        with packet.step("copy"):
+            out = np.array(packet.result, copy=True)
+        with packet.step("draw"):
+            self._draw(out, packet)
+        packet.output = out
+        return packet
+
+    def _draw(self, out: Frame, packet: FramePacket) -> None:
         for face in packet.faces:
             if face.detection is not None:
                 x0, y0, x1, y1 = (int(v) for v in face.detection.box)
@@ -73,5 +82,3 @@ class OverlayStage(Stage):
                     1,
                     cv2.LINE_AA,
                 )
-        packet.output = out
-        return packet

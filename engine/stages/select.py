@@ -150,5 +150,6 @@ class EnhancerSelector(_Selector):
 
     def process(self, packet: FramePacket, settings: EngineSettings) -> FramePacket:
         if settings.enhancer.mode == "off":
+            packet.skip(self.name, "off")
             return packet
         return self._run(packet, settings)

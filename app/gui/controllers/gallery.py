@@ -28,7 +28,7 @@ log = logging.getLogger(__name__)
 
 
 def bundled_samples() -> tuple[GalleryEntry, ...]:
-    """The public-domain sample faces shipped in resources/faces, one entry each."""
+    """The public-domain sample faces shipped in engine/resources/faces, one entry each."""
     files = sorted(p for p in SAMPLE_FACES_DIR.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
     # The default source face first: it becomes active on first launch, and the demo
     # portrait swapped with itself would show no change.

@@ -26,9 +26,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.core.settings import EXECUTION_PROVIDERS, EngineSettings
+from engine.core.settings import EngineSettings
 from engine.core.settings_paths import get_path, has_path
+from engine.models.onnx import offered_providers
 from engine.sources.choice import InputChoice
+from engine.sources.devices import camera_label, video_devices
 
 RESOLUTIONS = ((640, 480), (1280, 720), (1920, 1080))
 FRAME_RATES = (15.0, 24.0, 30.0, 60.0)
@@ -233,7 +235,7 @@ class ControlPanel(QWidget):
             "Run on",
             self._combo(
                 "models.provider",
-                [(PROVIDER_LABELS.get(p, p), p) for p in EXECUTION_PROVIDERS],
+                [(PROVIDER_LABELS.get(p, p), p) for p in offered_providers()],
             ),
         )
         hint = QLabel("Changing these reloads the models in the background.")
@@ -252,8 +254,10 @@ class ControlPanel(QWidget):
         devices: list[int | str] = list(indices)
         if self._choice.kind in ("camera", "auto") and self._choice.device not in devices:
             devices.insert(0, self._choice.device)
+        named = video_devices()  # Linux: the OS's names; elsewhere "Camera N"
         for device in devices:
-            combo.addItem(f"Camera {device}", InputChoice(kind="camera", device=device))
+            label = camera_label(device, named) if isinstance(device, int) else f"Camera {device}"
+            combo.addItem(label, InputChoice(kind="camera", device=device))
         if self._choice.kind == "file":
             combo.addItem(f"File: {self._choice.label()}", self._choice)
         combo.addItem("Open video or image…", BROWSE)

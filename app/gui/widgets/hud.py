@@ -39,7 +39,13 @@ PAD = 10
 @dataclass(frozen=True, slots=True)
 class StageTime:
     name: str
-    p50_ms: float
+    p50_ms: float  # over the frames the stage ran in
+    skipped: str = ""  # why it did not run in the newest frame ("tracking", "off")
+
+    def text(self) -> str:
+        return (
+            f"{self.name} {self.skipped}" if self.skipped else f"{self.name} {self.p50_ms:.1f} ms"
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,12 +72,18 @@ class HudData:
     ) -> HudData:
         """`order`: stage names in pipeline order (stats list them by first appearance)."""
         rank = {name: i for i, name in enumerate(order)}
-        names = sorted(snap.stages, key=lambda n: rank.get(n, len(rank)))
+        names = sorted({*snap.stages, *snap.last_skipped}, key=lambda n: rank.get(n, len(rank)))
+        stages = tuple(
+            StageTime(
+                n, snap.stages[n].p50_ms if n in snap.stages else 0.0, snap.last_skipped.get(n, "")
+            )
+            for n in names
+        )
         return HudData(
             fps=snap.fps,
             latency_p50_ms=snap.end_to_end.p50_ms,
             latency_p95_ms=snap.end_to_end.p95_ms,
-            stages=tuple(StageTime(n, snap.stages[n].p50_ms) for n in names),
+            stages=stages,
             providers=tuple(providers),
             dropped=snap.dropped,
             showing_original=showing_original,
@@ -163,7 +175,7 @@ class HudOverlay(QWidget):
             p.setBrush(QColor(PALETTE[i % len(PALETTE)]))
             p.drawRect(QRectF(x, row_y - 8, 8, 8))
             p.setPen(QColor(200, 204, 210))
-            p.drawText(int(x + 12), int(row_y), f"{stage.name} {stage.p50_ms:.1f} ms")
+            p.drawText(int(x + 12), int(row_y), stage.text())
         if self.data.showing_original:
             p.setFont(self._font)
             p.setPen(QColor(240, 200, 90))
@@ -171,14 +183,17 @@ class HudOverlay(QWidget):
         p.end()
 
     def _paint_bar(self, p: QPainter, rect: QRectF) -> None:
-        """Stacked p50 stage times against the 50 ms budget; a tick marks the budget."""
+        """Stacked p50 stage times against the 50 ms budget; a tick marks the budget.
+        Stages that did not run in the newest frame take no room."""
         p.setPen(Qt.PenStyle.NoPen)
         p.setBrush(QColor(255, 255, 255, 28))
         p.drawRect(rect)
-        total = sum(s.p50_ms for s in self.data.stages)
+        total = sum(s.p50_ms for s in self.data.stages if not s.skipped)
         scale_ms = max(BUDGET_MS, total)
         x = rect.left()
         for i, stage in enumerate(self.data.stages):
+            if stage.skipped:
+                continue
             w = rect.width() * stage.p50_ms / scale_ms
             p.setBrush(QColor(PALETTE[i % len(PALETTE)]))
             p.drawRect(QRectF(x, rect.top(), w, rect.height()))

@@ -19,7 +19,7 @@ import cv2
 import pytest
 
 from app.cli.main import build_parser, main
-from tests.conftest import REPO_ROOT
+from engine.core.paths import SAMPLE_FACES_DIR
 
 CountFrames = Callable[[Path], tuple[int, tuple[int, int] | None]]
 
@@ -69,7 +69,7 @@ def run_fusecam(
 
 
 def test_the_basic_commands_exist() -> None:
-    assert {"run", "swap", "bench"} <= set(subcommands())
+    assert {"run", "swap", "bench", "doctor"} <= set(subcommands())
 
 
 @pytest.mark.parametrize("command", [[], *([c] for c in subcommands())], ids=lambda c: c or "top")
@@ -113,6 +113,7 @@ def _bad_cases(faces: dict[str, Path], files: dict[str, Path]) -> dict[str, tupl
         "size 12": (["run", "--size", "12"], "size must look like 1280x720"),
         "bench size 12": (["bench", "--size", "12"], "size must look like 1280x720"),
         "size too small": (["run", "--size", "8x8"], "out of range"),
+        "bench zoom below 1": (["bench", "--zoom", "0.5"], "zoom '0.5' is out of range"),
         "missing source face": (
             ["swap", "--source", str(files["missing_jpg"]), "--target", eileen, "--output", out],
             f"{files['missing_jpg']}: no such file",
@@ -168,6 +169,7 @@ BAD_CASE_NAMES = [
     "size 12",
     "bench size 12",
     "size too small",
+    "bench zoom below 1",
     "missing source face",
     "missing target",
     "unreadable target image",
@@ -227,7 +229,7 @@ def test_run_demo_records_the_requested_frames(tmp_path: Path, count_frames: Cou
     assert frames >= published
 
 
-GRACE = REPO_ROOT / "resources" / "faces" / "grace_hopper.jpg"
+GRACE = SAMPLE_FACES_DIR / "grace_hopper.jpg"
 
 
 def _swap_args(target: Path) -> list[str]:
@@ -310,6 +312,8 @@ def test_bench_prints_a_table_and_writes_the_json(
     assert code == 0, err
     assert "mode max" in stdout and "mode paced" in stdout
     assert "p50 ms" in stdout and "end_to_end" in stdout
+    # The JSON went to the file; the terminal shows only the table.
+    assert not any(line.startswith(("{", "}")) for line in stdout.splitlines())
     report = json.loads(out.read_text())
     check_bench_report(report, frames=20, size=(320, 180))
 
@@ -325,3 +329,22 @@ def test_without_a_display_the_gui_explains_the_headless_command(repo_root: Path
     assert "No display found" in result.stderr
     assert "fusecam run --demo" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_version_prints_the_package_version(capsys: pytest.CaptureFixture[str]) -> None:
+    from app import __version__
+
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--version"])
+    assert exit_info.value.code == 0
+    assert capsys.readouterr().out.strip() == f"fusecam {__version__}"
+    assert re.fullmatch(r"\d+\.\d+\.\d+", __version__)
+
+
+def test_doctor_prints_each_check_and_a_verdict(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = invoke(["doctor", "--provider", "cpu"], capsys)
+    assert code == 0, err
+    for title in ("onnxruntime", "models run on", "virtual camera", "stream port"):
+        assert f"] {title}:" in out
+    assert "models run on: CPU" in out
+    assert out.rstrip().splitlines()[-1].startswith(("all good", "works; missing pieces:"))

@@ -17,12 +17,13 @@ import pytest
 from numpy.typing import NDArray
 
 from app.cli.main import main
+from engine.core.paths import SAMPLE_FACES_DIR
 from engine.face.analyzer import FaceAnalyzer
 from engine.face.records import Face
 from tests.conftest import REPO_ROOT
 
-GRACE = REPO_ROOT / "resources" / "faces" / "grace_hopper.jpg"
-EILEEN = REPO_ROOT / "resources" / "faces" / "astronaut_eileen_collins.png"
+GRACE = SAMPLE_FACES_DIR / "grace_hopper.jpg"
+EILEEN = SAMPLE_FACES_DIR / "astronaut_eileen_collins.png"
 DEV_VIDEO = REPO_ROOT.parent / "shared" / "testdata" / "video" / "obama_1.mp4"
 ReadFrames = Callable[[Path], list[NDArray[np.uint8]]]  # the `read_frames` fixture (conftest)
 

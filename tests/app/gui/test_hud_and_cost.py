@@ -2,24 +2,60 @@
 
 from __future__ import annotations
 
-from app.gui.widgets.hud import HudData
+import numpy as np
+
+from app.gui.widgets.hud import CARD_W, PAD, PALETTE, HudData, HudOverlay
 from app.gui.widgets.messages import advice_for
+from engine.core.packet import FramePacket
+from engine.core.stats import FrameStats
 from engine.runtime.enhancer_cost import EnhancerCostMeter
 
 
 def test_hud_shows_fps_latency_stages_and_provider(qtbot, make_window, wait_ready) -> None:
     window = make_window()
     wait_ready(window)
-    qtbot.waitUntil(lambda: window.hud.data.fps > 0, timeout=5000)
+    qtbot.waitUntil(
+        lambda: (
+            window.hud.data.fps > 0 and "landmarker" in {s.name for s in window.hud.data.stages}
+        ),
+        timeout=5000,
+    )
     data = window.hud.data
     snap = window.core.engine.stats.snapshot()
-    assert set(s.name for s in data.stages) == set(snap.stages)
+    # Stages that ran, and those the newest frame skipped (named with the reason).
+    assert set(s.name for s in data.stages) <= set(snap.stages) | set(snap.last_skipped)
     line = data.lines()[0]
     assert "fps" in line and "p50" in line and "p95" in line
     assert "CPU" in data.lines()[1]
     assert window.hud.isVisible()
     window.toggle_hud()
     assert not window.hud.isVisible() and not window.hud_action.isChecked()
+
+
+def test_a_stage_that_did_not_run_reads_as_skipped_not_zero(qtbot) -> None:
+    stats = FrameStats()
+    frame = np.zeros((8, 8, 3), np.uint8)
+    for frame_id in range(4):
+        packet = FramePacket(frame_id, 0, frame, published_ns=1)
+        packet.timings_ms["landmarker"] = 4.0
+        if frame_id == 0:
+            packet.timings_ms["detector"] = 9.0
+        else:
+            packet.skip("detector", "tracking")
+        packet.skip("enhancer", "off")
+        stats.record(packet, 13.0)
+    data = HudData.from_snapshot(stats.snapshot(), (), order=("detector", "landmarker", "enhancer"))
+    texts = [stage.text() for stage in data.stages]
+    assert texts == ["detector tracking", "landmarker 4.0 ms", "enhancer off"]
+    hud = HudOverlay()
+    qtbot.addWidget(hud)
+    hud.set_data(data)
+    # The time bar: the landmarker's colour fills its share; the skipped detector (first
+    # colour) takes no room, though its legend square is still drawn.
+    image = hud.grab().toImage()
+    bar_y = PAD + 12 + 16 * len(data.lines()) + 4 + 5
+    bar = {image.pixelColor(x, bar_y).name() for x in range(PAD, CARD_W - PAD)}
+    assert PALETTE[1] in bar and PALETTE[0] not in bar and PALETTE[2] not in bar
 
 
 def test_hud_data_from_numbers() -> None:

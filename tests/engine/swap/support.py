@@ -16,6 +16,7 @@ from numpy.typing import NDArray
 
 from engine.core.imageio import read_image
 from engine.core.packet import FramePacket
+from engine.core.paths import SAMPLE_FACES_DIR
 from engine.core.settings import EngineSettings
 from engine.core.types import Frame
 from engine.face.analyzer import FaceAnalyzer
@@ -27,7 +28,7 @@ from engine.runtime.pipeline import Engine
 from engine.swap.library import SourceLibrary
 
 REPO_ROOT = Path(__file__).resolve().parents[3]
-FACES = REPO_ROOT / "resources" / "faces"
+FACES = SAMPLE_FACES_DIR
 GRACE = FACES / "grace_hopper.jpg"  # frontal, closed mouth, glasses
 EILEEN = FACES / "astronaut_eileen_collins.png"  # frontal, smiling with teeth, small face
 DEV_FACES = REPO_ROOT.parent / "shared" / "testdata" / "faces"

@@ -1,0 +1,132 @@
+"""Sub-step timing inside stages, for `fusecam bench --profile`.
+
+A packet carries a `StepTimer`; code inside a stage wraps the parts worth seeing:
+
+    with packet.step("ort_run"):
+        outputs = session.run(...)
+
+and code that has no packet (a renderer, a model wrapper) takes a `steps: StepTimer =
+NO_STEPS` argument and does the same with `steps.step(...)`. Names nest: the engine
+opens each stage (`landmarker`), so a step records as `landmarker/ort_run`, and a step
+inside it as `landmarker/mesh/ort_run`. A step that runs several times in one frame
+(one per face) adds up. Times are wall-clock milliseconds on the calling thread.
+
+Profiling is off unless the engine is asked for it (`Engine.profile`): every packet then
+holds `NO_STEPS`, whose `step()` hands back one shared do-nothing context. Measured on
+the 2-core dev machine (timeit, busy): a step costs 0.5 µs off and 2.1 µs on, so the ~20
+steps of a frame cost 10 µs off and 40 µs on, against a frame of 15–30 ms.
+"""
+
+from __future__ import annotations
+
+import time
+from contextlib import AbstractContextManager
+from types import TracebackType
+
+_SEP = "/"
+
+
+class _Step:
+    """One timed step; entering it makes it the parent of steps opened inside."""
+
+    __slots__ = ("_key", "_outer", "_owner", "_t0")
+
+    def __init__(self, owner: StepTimer, key: str) -> None:
+        self._owner = owner
+        self._key = key
+        self._outer = ""
+        self._t0 = 0
+
+    def __enter__(self) -> None:
+        owner = self._owner
+        self._outer = owner.prefix
+        owner.prefix = self._key
+        self._t0 = time.perf_counter_ns()
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        elapsed_ms = (time.perf_counter_ns() - self._t0) / 1e6
+        owner = self._owner
+        owner.prefix = self._outer
+        times = owner.times_ms
+        times[self._key] = times.get(self._key, 0.0) + elapsed_ms
+
+
+class _NoStep:
+    __slots__ = ()
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        return None
+
+
+_NO_STEP = _NoStep()
+
+
+class StepTimer:
+    """Named sub-step times of one packet, `{"stage/step[/inner]": ms}`; one thread at a
+    time (the one processing the packet)."""
+
+    __slots__ = ("prefix", "times_ms")
+
+    enabled = True
+
+    def __init__(self) -> None:
+        self.times_ms: dict[str, float] = {}
+        self.prefix = ""  # the step (or stage) now open; new steps nest under it
+
+    def step(self, name: str) -> AbstractContextManager[None]:
+        """A context that times its body as `name` under the step now open."""
+        return _Step(self, f"{self.prefix}{_SEP}{name}" if self.prefix else name)
+
+    def begin(self, stage: str) -> None:
+        """The engine opens each stage: its steps record under the stage's name."""
+        self.prefix = stage
+
+    def add(self, name: str, ms: float) -> None:
+        """Record a time measured elsewhere (a wait, another thread's work) as `name`."""
+        key = f"{self.prefix}{_SEP}{name}" if self.prefix else name
+        self.times_ms[key] = self.times_ms.get(key, 0.0) + ms
+
+
+class _NoSteps(StepTimer):
+    """Profiling off: records nothing, allocates nothing per step."""
+
+    __slots__ = ()
+
+    enabled = False
+
+    def step(self, name: str) -> AbstractContextManager[None]:
+        return _NO_STEP
+
+    def begin(self, stage: str) -> None:
+        return None
+
+    def add(self, name: str, ms: float) -> None:
+        return None
+
+
+# Shared by every packet while profiling is off; it never holds any state.
+NO_STEPS: StepTimer = _NoSteps()
+
+
+def parent_of(key: str) -> str:
+    """`landmarker/mesh/ort_run` → `landmarker/mesh`; a stage name → ""."""
+    head, _, _ = key.rpartition(_SEP)
+    return head
+
+
+def depth_of(key: str) -> int:
+    """0 for a stage, 1 for its steps, 2 for theirs…"""
+    return key.count(_SEP)

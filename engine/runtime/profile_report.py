@@ -1,0 +1,105 @@
+"""`fusecam bench --profile`: the sub-step table of one run, built from the engine's stats.
+
+Each stage's row is followed by its steps, indented by depth. `mean` is milliseconds per
+frame in which the parent ran (so a stage's steps add up to the stage, and the row
+"(other)" is what no step covers); `p50`/`p95` are over the frames in which the step
+itself ran; `share` is the step's part of its parent's time. The engine's own work
+(queue wait before processing, mirror, publish, stats, listeners) is the group "engine".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from engine.core.profile import depth_of, parent_of
+from engine.core.stats import StatsSnapshot, Summary, Total
+from engine.runtime.pipeline import ENGINE_STEPS
+
+OTHER = "(other)"
+_NONE = Summary(0.0, 0.0, 0.0)
+
+
+def _children(totals: dict[str, Total]) -> dict[str, list[str]]:
+    """Every recorded key under its parent, in the order they were first recorded."""
+    tree: dict[str, list[str]] = {}
+    for key in totals:
+        if depth_of(key) > 0:
+            tree.setdefault(parent_of(key), []).append(key)
+    return tree
+
+
+def _row(key: str, total: Total, per_frames: int, parent_ms: float, s: Summary) -> dict[str, Any]:
+    return {
+        "step": key,
+        "depth": depth_of(key),
+        "frames": total.frames,
+        "mean_ms": round(total.total_ms / per_frames, 3) if per_frames else 0.0,
+        "p50_ms": round(s.p50_ms, 3),
+        "p95_ms": round(s.p95_ms, 3),
+        "share": round(total.total_ms / parent_ms, 3) if parent_ms > 0 else 0.0,
+    }
+
+
+def profile_rows(snap: StatsSnapshot, stage_order: Sequence[str]) -> list[dict[str, Any]]:
+    """The table's rows, depth first: each stage, its steps, then "(other)"."""
+    totals, tree = snap.totals, _children(snap.totals)
+    frames = totals.get("processing", Total()).frames
+    rows: list[dict[str, Any]] = []
+
+    def add_children(parent: str, parent_total: Total) -> None:
+        kids = tree.get(parent, [])
+        for key in kids:
+            total = totals[key]
+            summary = snap.steps.get(key, _NONE)
+            rows.append(_row(key, total, parent_total.frames, parent_total.total_ms, summary))
+            add_children(key, total)
+        if kids and parent != ENGINE_STEPS:
+            covered = sum(totals[k].total_ms for k in kids)
+            other = Total(parent_total.frames, max(0.0, parent_total.total_ms - covered))
+            row = _row(f"{parent}/{OTHER}", other, other.frames, parent_total.total_ms, _NONE)
+            del row["p50_ms"], row["p95_ms"]  # not a measured step: no distribution
+            rows.append(row)
+
+    for stage in stage_order:
+        total = totals.get(stage)
+        if total is None:
+            continue
+        rows.append(_row(stage, total, total.frames, total.total_ms, snap.stages[stage]))
+        add_children(stage, total)
+    if ENGINE_STEPS in tree:
+        engine_total = Total(frames, sum(totals[k].total_ms for k in tree[ENGINE_STEPS]))
+        rows.append({"step": ENGINE_STEPS, "depth": 0, "frames": frames})
+        add_children(ENGINE_STEPS, engine_total)
+        # Per processed frame, not per share of a made-up engine total.
+        for row in rows:
+            if parent_of(row["step"]) == ENGINE_STEPS:
+                row["mean_ms"] = round(totals[row["step"]].total_ms / frames, 3) if frames else 0.0
+                row.pop("share")
+    return rows
+
+
+def stage_coverage(rows: Sequence[dict[str, Any]]) -> dict[str, float]:
+    """For each stage with steps: the part of its time its steps account for (0..1)."""
+    return {
+        parent_of(row["step"]): round(1.0 - row["share"], 3)
+        for row in rows
+        if row["step"].endswith(f"/{OTHER}") and row["depth"] == 1
+    }
+
+
+def format_profile(rows: Sequence[dict[str, Any]], frames: int) -> list[str]:
+    lines = [
+        f"  profile ({frames} frames; mean: ms per frame its parent ran; p50/p95: over the "
+        "frames it ran; share: of its parent)",
+        f"  {'step':<34}{'frames':>7}{'mean':>8}{'p50':>8}{'p95':>8}{'share':>7}",
+    ]
+    for row in rows:
+        name = "  " * row["depth"] + row["step"].rpartition("/")[2]
+        if "mean_ms" not in row:  # a group heading (the engine's own work)
+            lines.append(f"  {name:<34}{row['frames']:>7}")
+            continue
+        share = f"{row['share'] * 100:6.0f}%" if "share" in row and row["depth"] else ""
+        spread = f"{row['p50_ms']:>8.2f}{row['p95_ms']:>8.2f}" if "p50_ms" in row else " " * 16
+        lines.append(f"  {name:<34}{row['frames']:>7}{row['mean_ms']:>8.2f}{spread}{share:>7}")
+    return lines

@@ -1,0 +1,74 @@
+"""Keeping a video's sound: real files written and read with PyAV (FFmpeg's libraries)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import av
+import numpy as np
+import pytest
+
+from engine.outputs.audio_mux import AudioMuxError, add_audio, has_audio
+
+RATE = 48000
+TONE_HZ = 440.0
+
+
+def make_clip(path: Path, seconds: float = 1.0, fps: int = 10, tone: bool = True) -> Path:
+    """A small video (grey frames) with, optionally, a 440 Hz tone as AAC."""
+    with av.open(str(path), "w") as out:
+        video = out.add_stream("mpeg4", rate=fps)
+        video.width, video.height, video.pix_fmt = 64, 48, "yuv420p"
+        audio = out.add_stream("aac", rate=RATE) if tone else None
+        for i in range(int(seconds * fps)):
+            grey = np.full((48, 64, 3), (i * 20) % 256, np.uint8)
+            frame = av.VideoFrame.from_ndarray(grey, "rgb24")
+            out.mux(video.encode(frame))
+        out.mux(video.encode(None))
+        if audio is not None:
+            t = np.arange(int(seconds * RATE)) / RATE
+            samples = (0.5 * np.sin(2 * np.pi * TONE_HZ * t)).astype(np.float32)
+            for start in range(0, len(samples), 1024):
+                chunk = samples[start : start + 1024][None, :]
+                frame = av.AudioFrame.from_ndarray(chunk, format="flt", layout="mono")
+                frame.sample_rate = RATE
+                out.mux(audio.encode(frame))
+            out.mux(audio.encode(None))
+    return path
+
+
+def decode_audio(path: Path) -> tuple[np.ndarray, int]:
+    with av.open(str(path)) as container:
+        stream = container.streams.audio[0]
+        chunks = [f.to_ndarray().reshape(-1, f.samples)[0] for f in container.decode(stream)]
+        return np.concatenate(chunks).astype(np.float64), stream.codec_context.sample_rate
+
+
+def dominant_hz(samples: np.ndarray, rate: int) -> float:
+    spectrum = np.abs(np.fft.rfft(samples * np.hanning(len(samples))))
+    return float(np.fft.rfftfreq(len(samples), 1 / rate)[int(np.argmax(spectrum))])
+
+
+def test_the_tone_is_copied_into_a_silent_video(tmp_path: Path) -> None:
+    target = make_clip(tmp_path / "target.mp4")
+    video = make_clip(tmp_path / "swapped.mp4", tone=False)
+    assert has_audio(target) and not has_audio(video)
+    how = add_audio(video, target)
+    assert how == "copied aac"
+    samples, rate = decode_audio(video)
+    assert abs(dominant_hz(samples, rate) - TONE_HZ) < 5
+    assert len(samples) / rate == pytest.approx(1.0, abs=0.1)
+    with av.open(str(video)) as container:  # the pictures are still all there
+        assert sum(1 for _ in container.decode(video=0)) == 10
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
+
+
+def test_a_failure_leaves_the_video_untouched(tmp_path: Path) -> None:
+    video = make_clip(tmp_path / "swapped.mp4", tone=False)
+    before = video.read_bytes()
+    broken = tmp_path / "broken.mp4"
+    broken.write_bytes(b"not a video")
+    with pytest.raises(AudioMuxError, match="audio could not be kept"):
+        add_audio(video, broken)
+    assert video.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["broken.mp4", "swapped.mp4"]
