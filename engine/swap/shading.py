@@ -32,8 +32,8 @@ ROBUST_TAU = 0.25  # log-lightness distance from the fit at which a texel counts
 ROBUST_ITERATIONS = 4
 LOWER_FACE_TRUST = 0.2
 RATIO_LIMITS = (0.2, 5.0)
-TONE_SHIFT = 0.5
-EYE_LIMITS = (0.6, 1.6)
+TONE_SHIFT = 1.0
+EYE_LIMITS = (0.5, 2.0)
 _LUMA = np.array([0.114, 0.587, 0.299], np.float32)  # BGR
 
 # MediaPipe brow outlines: lower edge, then upper edge (a closed polygon).
@@ -180,12 +180,16 @@ def skin_weight(weight: F32, size: int = FIELD_SIZE) -> F32:
 def light_ratio(target_field: F32, target_colour: F32, source_colour: F32) -> F32:
     """Per-texel BGR gain for the source's de-lit texture (its skin ≈ `source_colour`):
     the target's light, and the skin tone moved `TONE_SHIFT` of the way from the
-    source's to the target's (both colours measured alike, by `skin_colour`). Over the
-    eyes only the target's light, as brightness: the iris keeps its colour."""
+    source's to the target's (both colours measured alike, by `skin_colour`).
+
+    Over the eyes one grey gain, so the iris keeps its hue: the skin's change in
+    lightness, but only half of it (in log terms). Between a dark and a pale skin most of
+    that change is pigment, which eyes do not share; the full gain makes glaring eye
+    whites, none makes dark holes."""
     light = target_field / np.maximum(target_colour, 1.0)
     tone = source_colour * (target_colour / np.maximum(source_colour, 1.0)) ** TONE_SHIFT
     ratio = light * tone / np.maximum(source_colour, 1.0)
-    grey = np.clip(luminance(light), *EYE_LIMITS)[..., None]
+    grey = np.clip(np.sqrt(luminance(ratio.astype(np.float32))), *EYE_LIMITS)[..., None]
     eyes = feature_masks(target_field.shape[0]).eyes[..., None]
     return np.clip(ratio * (1.0 - eyes) + grey * eyes, *RATIO_LIMITS).astype(np.float32)
 

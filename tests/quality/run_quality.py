@@ -171,6 +171,65 @@ def judge(pairs_file: Path, outputs: Path, json_out: Path) -> dict[str, float]:
     return aggregate
 
 
+def several_photos(out: Path, base: EngineSettings, library: SourceLibrary) -> str:
+    """Each DEV person with several photos, swapped onto every DEV target of someone
+    else, from each photo alone and from all of them together: does the gallery's
+    "several photos of one person" raise identity? (Leave-source-out cannot be scored
+    for the combined source, so identity here is retrieval@1 and the rank.)"""
+    dev = read_pairs(SETS["dev"])
+    photos: dict[str, list[Path]] = {}
+    for pair in dev:
+        if pair.source not in photos.setdefault(pair.source_identity, []):
+            photos[pair.source_identity].append(pair.source)
+    people = {who: paths for who, paths in photos.items() if len(paths) > 1}
+    # The manifest lists more photos of these people than the pairs use as sources.
+    manifest = TESTDATA / "MANIFEST.tsv"
+    with manifest.open() as handle:
+        for row in csv.DictReader(handle, delimiter="\t"):
+            path = (TESTDATA / row["file"]).resolve()
+            who = row["identity"]
+            image = path.suffix.lower() in (".jpg", ".jpeg", ".png")
+            if image and who in photos and path not in photos[who]:
+                photos[who].append(path)
+                people[who] = photos[who]
+    targets = sorted({p.target for p in dev})
+    rows: dict[str, list[tuple[Pair, str]]] = {"one photo": [], "all photos": []}
+    folder = out / "several"
+    folder.mkdir(parents=True, exist_ok=True)
+    for who, paths in people.items():
+        for target in targets:
+            if target in paths:
+                continue
+            for i, path in enumerate(paths):
+                name = f"{who}_{i}__{target.stem}.png"
+                _swap_one(library, base, [path], target, folder / name)
+                rows["one photo"].append((Pair(path, target, name, who), f"several/{name}"))
+            name = f"{who}_all__{target.stem}.png"
+            _swap_one(library, base, paths, target, folder / name)
+            rows["all photos"].append((Pair(paths[0], target, name, who), f"several/{name}"))
+    lines = ["| source | n | ID@1 % | mean rank | d_src |", "|---|---|---|---|---|"]
+    with tempfile.TemporaryDirectory() as tmp:
+        for label, chosen in rows.items():
+            pairs_file = Path(tmp) / "several.tsv"
+            write_pairs(chosen, pairs_file)
+            json_out = out / f"several_{label.replace(' ', '_')}.json"
+            agg = judge(pairs_file, out, json_out)
+            items = json.loads(json_out.read_text())["items"]
+            ranks = [it.get("retrieval_rank") or 43 for it in items]
+            lines.append(
+                f"| {label} | {agg['n_items']} | {agg['retrieval_at1_pct']:.1f} | "
+                f"{np.mean(ranks):.2f} | {agg['d_src_found_only']:.3f} |"
+            )
+    return "\n".join(lines)
+
+
+def _swap_one(
+    library: SourceLibrary, base: EngineSettings, sources: list[Path], target: Path, out: Path
+) -> None:
+    settings = with_sources(base, library, sources)
+    swap_image(Engine(build_stages(settings, library=library), settings), target, out)
+
+
 def table(results: dict[str, dict[str, float]]) -> str:
     head = ["set", "n", *(c[0] for c in COLUMNS)]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
@@ -188,6 +247,9 @@ def main() -> int:
     parser.add_argument("--sets", default="dev,wide")
     parser.add_argument("--limit", type=int, help="first N pairs of each set")
     parser.add_argument("--no-judge", action="store_true")
+    parser.add_argument(
+        "--several", action="store_true", help="also compare one photo with all of a person's"
+    )
     parser.add_argument("--set", action="append", default=[], metavar="MODULE.ATTR=PYEXPR")
     parser.add_argument("--swap", default="", metavar="FIELD=PYEXPR,...")
     args = parser.parse_args()
@@ -218,6 +280,8 @@ def main() -> int:
                 Path(tmp) / "combined.tsv", args.out, args.out / "combined.json"
             )
     print(table(results))
+    if args.several:
+        print(several_photos(args.out, base, library))
     return 0
 
 
