@@ -72,25 +72,18 @@ class SwapSettings:
 
 @dataclass(frozen=True, slots=True)
 class CompositorSettings:
-    mask_erode: float = 0.0  # fraction of face size
-    mask_feather: float = 0.04  # fraction of face size
-    # ...but never narrower than this: on a small, soft face (a webcam at a distance) a
-    # ramp of a few pixels is itself a visible edge. Measured (judge seam_grad, obama clip
-    # at its 512×388 size): 0.41 with no floor, 0.25 at 10 px, 0.13 at 14 px, 0.02 at 18;
-    # DEV photos' leave-source-out identity 93.3 → 91.1 → 86.7 % over the same steps.
-    # (An edge colour harmonisation was tried on top and removed: it cut the clip's seam
-    # to 0.09 but raised the DEV photos' from 0.074 to 0.093.)
-    min_feather_px: float = 14.0
-    color_match: bool = True
-    # Fine skin texture switches to the source this far (fraction of face size) inside
-    # the colour seam, so the seam carries the frame's own texture.
-    texture_inset: float = 0.04
+    """How the new face is blended in; widths are fractions of the face's inter-ocular
+    distance (IOD), so they mean the same on a face of 90 px and of 600 px."""
+
+    # How far in from the face's edge the frame's own light and colour fade into the new
+    # face's (its broad shading; features switch over much sooner: engine/render/composite.py).
+    seam_width: float = 0.25
+    mask_erode: float = 0.0  # the new face starts this far inside the rendered edge
+    color_match: bool = True  # put the new face in the target's light and skin colour
 
     def __post_init__(self) -> None:
+        _check(0.02 <= self.seam_width <= 1.0, "seam_width must be in [0.02, 1]")
         _check(0.0 <= self.mask_erode <= 0.3, "mask_erode must be in [0, 0.3]")
-        _check(0.0 <= self.mask_feather <= 0.3, "mask_feather must be in [0, 0.3]")
-        _check(1.0 <= self.min_feather_px <= 64.0, "min_feather_px must be in [1, 64]")
-        _check(0.0 <= self.texture_inset <= 0.3, "texture_inset must be in [0, 0.3]")
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,6 +1,17 @@
-"""Compositor maths: feathered face mask, target mouth kept, blended back into the frame.
+"""Compositor maths: the new face blended into the frame band by band.
 
-Only pixels under the feathered mask change; everything else is the input frame, pixel
+The face is split into three frequency bands, each blended over its own ramp across the
+distance from the face's edge (all widths in inter-ocular distances, IOD, so they scale
+with the face):
+- low (broad light and colour, coarser than `SPLIT_LOW`): over `seam_width`, so a
+  difference in light or skin tone at the edge fades in over a quarter of an IOD;
+- mid (the features: eyes, brows, nose, lips, beard): over `MID_RAMP`, so identity
+  reaches close to the edge;
+- fine (grain, pores, sharpness, finer than `SPLIT_FINE`): the source's only on its
+  features (eyes, brows, lips, nostrils); on plain skin the frame keeps its own camera
+  grain and sharpness, so the new face is exactly as sharp as the frame around it.
+The target's mouth interior and occluders (hands) show through with a ~1 px soft edge.
+Only pixels under the rendered face change; everything else is the input frame, pixel
 for pixel. The compositor stage (engine/stages/composite.py) and the gallery's
 mini-previews (engine/swap/preview.py) both blend with `composite`.
 """
@@ -11,9 +22,14 @@ import cv2
 import numpy as np
 
 from engine.core.settings import CompositorSettings
-from engine.core.types import Frame, Mask
+from engine.core.types import F32, Frame, Mask
 from engine.face.records import FacePatch
-from engine.render.blend import three_band_blend, two_band_blend
+from engine.render.blend import band_delta
+
+SPLIT_FINE = 0.03  # IOD: box size splitting fine from mid
+SPLIT_LOW = 0.25  # IOD: box size splitting mid from low
+MID_RAMP = 0.12  # IOD: ramp width of the mid band
+FINE_RAMP = (0.04, 0.12)  # IOD: (start, width) of the fine band, on features only
 
 
 def _disk(radius: int) -> np.ndarray:
@@ -21,8 +37,13 @@ def _disk(radius: int) -> np.ndarray:
 
 
 def face_size_px(patch: FacePatch) -> float:
-    """Side of a square with the face's area: the unit of every mask width."""
+    """Side of a square with the face's area (a fallback unit when no IOD is known)."""
     return float(np.sqrt(patch.mask.sum()))
+
+
+def patch_iod(patch: FacePatch) -> float:
+    """The face's inter-ocular distance in the patch's pixels."""
+    return patch.scale_px if patch.scale_px > 0 else face_size_px(patch) / 1.7
 
 
 def inside_distance(patch: FacePatch) -> np.ndarray:
@@ -34,102 +55,58 @@ def inside_distance(patch: FacePatch) -> np.ndarray:
     return cv2.distanceTransform(face.astype(np.uint8), cv2.DIST_L2, 5)
 
 
-def keep_factor(patch: FacePatch, face_px: float) -> Mask:
+def keep_factor(patch: FacePatch) -> Mask:
     """Where the target must show through (1 = keep): the mouth interior and occluders,
     with a ~1 px soft edge."""
     if patch.keep_mask is None:
         return np.zeros(patch.shape, np.float32)
     keep = cv2.dilate(patch.keep_mask, _disk(1))
-    return cv2.GaussianBlur(keep, (0, 0), max(0.8, face_px * 0.004)).astype(np.float32)
+    sigma = max(0.8, patch_iod(patch) * 0.007)
+    return cv2.GaussianBlur(keep, (0, 0), sigma).astype(np.float32)
 
 
-_DETAIL_SIGMA = 0.006  # of face size: finer than this counts as skin texture
-
-
-def composite(out: Frame, patch: FacePatch, settings: CompositorSettings) -> None:
-    """Blend one patch into `out` (a copy of `frame`) in place.
-
-    Two alphas, both smoothstep ramps `2·feather` wide over the distance from the face's
-    edge (engine/render/blend.py computes them per pixel): colour, 0 outside the eroded
-    face and 1 inside; texture (fine detail), the same ramp moved `texture_inset` further
-    in, so where the new face's colour fades into the frame the skin texture is still
-    the frame's own — no band of foreign pores, stubble or smoothness at the seam. Both
-    are cut by the target's mouth interior (and occluders) with a ~1 px soft edge, and
-    only rendered pixels change."""
-    h, w = patch.shape
-    ys, xs = slice(patch.y0, patch.y0 + h), slice(patch.x0, patch.x0 + w)
-    inside = inside_distance(patch)
-    if BANDS == 3:
-        _three_band(out, patch, inside)
-        return
-    face_px = face_size_px(patch)
-    feather = max(settings.min_feather_px, settings.mask_feather * face_px)
-    erode = settings.mask_erode * face_px
-    base = out[ys, xs].astype(np.float32)
-    image = np.ascontiguousarray(patch.image, dtype=np.float32)
-    # Two bands: low frequencies follow the colour ramp, detail the texture ramp. A box
-    # filter splits them as well as a Gaussian here at a third of the cost.
-    k = 2 * max(1, round(_DETAIL_SIGMA * face_px)) + 1
-    image_low = cv2.blur(image, (k, k))
-    base_low = cv2.blur(base, (k, k))
-    two_band_blend(
-        out[ys, xs],
-        image,
-        image_low,
-        base_low,
-        inside,
-        np.ascontiguousarray(patch.mask, dtype=np.float32),
-        keep_factor(patch, face_px),
-        erode,
-        erode + settings.texture_inset * face_px,
-        2.0 * feather,
-    )
-
-
-BANDS = 3
-# Band splits and ramps, as fractions of the inter-ocular distance.
-SPLIT_FINE = 0.03  # box size of the fine/mid split
-SPLIT_LOW = 0.25  # box size of the mid/low split
-RAMPS = ((0.0, 0.25), (0.0, 0.12), (0.04, 0.12))  # (start, width) for low, mid, fine
-FINE_SKIN = 0.0  # how much of the source's finest detail shows on plain skin
-
-
-def _fine_weight(patch: FacePatch) -> np.ndarray:
-    """Where the source's finest detail is used: its features (eyes, brows, lips); on
-    plain skin the frame keeps its own grain, pores and sharpness."""
-    if patch.features is None:
-        return np.ones(patch.shape, np.float32)
-    return np.ascontiguousarray(FINE_SKIN + (1.0 - FINE_SKIN) * patch.features, np.float32)
-
-
-def _box(image: np.ndarray, size_px: float) -> np.ndarray:
+def _box(image: F32, size_px: float) -> F32:
     k = 2 * max(1, round(size_px / 2)) + 1
     return cv2.blur(image, (k, k))
 
 
-def _three_band(out: Frame, patch: FacePatch, inside: np.ndarray) -> None:
-    h, w = patch.shape
-    ys, xs = slice(patch.y0, patch.y0 + h), slice(patch.x0, patch.x0 + w)
-    iod = patch.scale_px if patch.scale_px > 0 else face_size_px(patch) / 1.7
-    base = out[ys, xs].astype(np.float32)
+def blend_delta(base: F32, patch: FacePatch, settings: CompositorSettings) -> F32:
+    """What the face adds to `base` (the frame under the patch, float, same grid)."""
+    iod = patch_iod(patch)
     covered = np.ascontiguousarray(patch.mask, dtype=np.float32)
     # Outside the rendered face (and in its holes: hair, the mouth) the frame stands in,
     # so the band filters never mix in pixels that are not the new face.
     image = base + (patch.image - base) * covered[..., None]
     fine, low = SPLIT_FINE * iod, SPLIT_LOW * iod
-    starts = np.array([r[0] * iod for r in RAMPS], np.float32)
-    widths = np.array([max(r[1] * iod, 1.0) for r in RAMPS], np.float32)
-    three_band_blend(
-        out[ys, xs],
+    start = settings.mask_erode * iod
+    starts = np.array([start, start, start + FINE_RAMP[0] * iod], np.float32)
+    widths = np.array([settings.seam_width * iod, MID_RAMP * iod, FINE_RAMP[1] * iod], np.float32)
+    features = (
+        np.ones(patch.shape, np.float32)
+        if patch.features is None
+        else np.ascontiguousarray(patch.features, np.float32)
+    )
+    return band_delta(
         image,
         _box(image, fine),
         _box(image, low),
+        base,
         _box(base, fine),
         _box(base, low),
-        inside,
+        inside_distance(patch),
         covered,
-        keep_factor(patch, face_size_px(patch)),
-        _fine_weight(patch),
+        keep_factor(patch),
+        features,
         starts,
-        widths,
+        np.maximum(widths, 1.0),
     )
+
+
+def composite(out: Frame, patch: FacePatch, settings: CompositorSettings) -> None:
+    """Blend one patch into `out` (a copy of the frame) in place."""
+    h, w = patch.shape
+    region = out[patch.y0 : patch.y0 + h, patch.x0 : patch.x0 + w]
+    base = region.astype(np.float32)
+    delta = blend_delta(base, patch, settings)
+    # Rounding: a change under half a grey level leaves the pixel exactly as it was.
+    region[...] = np.clip(base + delta + 0.5, 0.0, 255.0).astype(np.uint8)

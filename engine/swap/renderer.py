@@ -107,7 +107,7 @@ class FaceRenderer:
             image = _roll_off(image * self._light_ratio(frame, face, identity, per_pixel))
         if blur_sigma is None:
             blur_sigma = detail_sigma(image, frame[y0:y1, x0:x1], coverage)
-        image = soften(image, blur_sigma)
+        image = soften(image, blur_sigma * SOFTEN)
         if swap.alpha < 1.0:
             image = _mix_target(frame, per_pixel, image, swap.alpha)
         return FacePatch(
@@ -157,15 +157,17 @@ class FaceRenderer:
         return _lookup(ratio, per_pixel, identity.albedo.shape[0])
 
 
-_KNEE = 215.0  # grey level above which highlights are compressed, not clipped
+SOFTEN = 1.0
+_KNEE = 230.0  # grey level above which highlights are compressed, not clipped
 
 
 def _roll_off(image: F32) -> F32:
     """Highlights above the knee approach white smoothly: a large gain (dark skin onto
-    pale) would otherwise clip light features (eyeshadow, teeth, specular) flat white."""
-    span = 255.0 - _KNEE
-    over = np.maximum(image - _KNEE, 0.0)
-    return (image - over + span * np.tanh(over / span)).astype(np.float32)
+    pale) would otherwise clip light features (eyeshadow, teeth, specular) flat white.
+    (A rational soft clip: slope 1 at the knee, 255 at infinity, no transcendental.)"""
+    span = np.float32(255.0 - _KNEE)
+    over = np.maximum(image - np.float32(_KNEE), np.float32(0.0))
+    return image - over + span * over / (over + span)
 
 
 def _region(posed: F32, frame_shape: tuple[int, ...]) -> tuple[int, int, int, int] | None:

@@ -32,7 +32,7 @@ ROBUST_TAU = 0.25  # log-lightness distance from the fit at which a texel counts
 ROBUST_ITERATIONS = 4
 LOWER_FACE_TRUST = 0.2
 RATIO_LIMITS = (0.2, 5.0)
-TONE_SHIFT = 1.0
+TONE_SHIFT = 0.5
 EYE_LIMITS = (0.5, 2.0)
 _LUMA = np.array([0.114, 0.587, 0.299], np.float32)  # BGR
 

@@ -181,7 +181,7 @@ class ControlPanel(QWidget):
         form.addRow(self.mapping_label)
         form.addRow(self._check("swap.keep_mouth_interior", "Keep my mouth interior"))
         form.addRow(self._check("compositor.color_match", "Match skin colour"))
-        form.addRow("Edge softness", self._slider("compositor.mask_feather", 100, 0, 30))
+        form.addRow("Edge softness", self._slider("compositor.seam_width", 100, 2, 60))
         for path, text in OPTIONAL_TOGGLES:
             if has_path(settings, path) and isinstance(get_path(settings, path), bool):
                 form.addRow(self._check(path, text))

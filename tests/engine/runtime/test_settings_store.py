@@ -128,12 +128,12 @@ def test_a_file_saved_with_the_removed_poisson_setting_still_loads(tmp_path: Pat
         json.dumps(
             {
                 "version": 1,
-                "engine": {"compositor": {"poisson": True, "mask_feather": 0.05}},
+                "engine": {"compositor": {"poisson": True, "seam_width": 0.35}},
                 "show_hud": False,
             }
         )
     )
     loaded = load(path)
     assert loaded.messages == ()
-    assert loaded.state.engine.compositor.mask_feather == 0.05
+    assert loaded.state.engine.compositor.seam_width == 0.35
     assert loaded.state.show_hud is False
