@@ -17,6 +17,7 @@ from engine.core.slots import DoubleBuffer, LatestSlot
 from engine.core.stats import FrameStats
 from engine.core.threads import ErrorCallback, Worker
 from engine.runtime.governor import EngineGovernor
+from engine.runtime.swap_check import check_swap
 from engine.stages.base import Stage
 
 log = logging.getLogger(__name__)
@@ -129,6 +130,7 @@ class Engine(Worker):
                 if stage.name not in packet.skipped:
                     packet.timings_ms[stage.name] = (time.perf_counter_ns() - t0) / 1e6
         steps.begin(ENGINE_STEPS)
+        packet.check = check_swap(packet, settings)  # what the output guard reads
         packet.info["processing_ms"] = (time.perf_counter_ns() - started) / 1e6
         return packet
 

@@ -66,7 +66,6 @@ def test_every_live_stage_follows_the_contract_with_a_unique_name() -> None:
         "hands",
         "compositor",
         "overlay",
-        "label",
     ]
     session = LiveSession(Engine(stages))
     assert session.prepare_stages() == {}
