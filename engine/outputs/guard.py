@@ -54,6 +54,16 @@ MISS_TEXT: dict[SwapMiss, str] = {
 _NOT_PROCESSED = SwapCheck(False, "starting")
 
 
+def is_image(frame: object) -> bool:
+    return (
+        isinstance(frame, np.ndarray)
+        and frame.dtype == np.uint8
+        and frame.ndim == 3
+        and frame.shape[2] == 3
+        and min(frame.shape[:2]) > 0
+    )
+
+
 def card_for(size: tuple[int, int], miss: SwapMiss | None) -> Frame:
     """The placeholder card of `size` (width, height) for a miss (ASCII: OpenCV's fonts)."""
     if miss == "starting":
@@ -122,7 +132,10 @@ class OutputGuard:
 
     # --- frames -------------------------------------------------------------------------
     def offer(self, packet: FramePacket) -> None:
-        """Engine thread: guard one published packet and hand the result on."""
+        """Engine thread: guard one published packet and hand the result on. A frame that
+        is not an image (a broken source) is not handed on: the outputs keep the last."""
+        if not is_image(packet.frame):
+            return
         started = time.perf_counter_ns()
         guarded = self.guard(packet, self._settings())
         self._output.publish(guarded)

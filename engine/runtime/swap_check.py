@@ -49,12 +49,13 @@ def _boxes(faces: Sequence[Face], frame_size: tuple[int, int]) -> tuple[Box, ...
 
 def check_swap(packet: FramePacket, settings: EngineSettings) -> SwapCheck:
     """Whether every face the swapper was asked to replace was replaced on `packet`."""
-    height, width = packet.frame.shape[:2]
     faces = list(packet.faces)
     miss, exposed = _miss(packet, faces, settings)
     if miss is None:
         return SwapCheck(True)
-    return SwapCheck(False, miss, _boxes(exposed, (width, height)))
+    shape = np.shape(packet.frame)  # a malformed frame (not H×W×C) has no face to locate
+    size = (int(shape[1]), int(shape[0])) if len(shape) >= 2 else (0, 0)
+    return SwapCheck(False, miss, _boxes(exposed, size))
 
 
 def _miss(

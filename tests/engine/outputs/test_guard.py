@@ -152,6 +152,17 @@ def test_the_label_is_on_every_kind_of_output_frame_by_default() -> None:
     assert np.array_equal(packets[0].result, 255 - _frame(0))
 
 
+def test_a_frame_that_is_no_image_is_not_handed_on() -> None:
+    guard = _guard()
+    got: list[FramePacket] = []
+    guard.add_listener(got.append)
+    guard.offer(_packet(0, SWAPPED))
+    for broken in (np.zeros((0, 0, 3), np.uint8), np.zeros(100, np.uint8), np.zeros((9, 9))):
+        guard.offer(FramePacket(1, 0, broken, check=LOST))  # type: ignore[arg-type]
+    assert [p.frame_id for p in got] == [0]
+    assert guard.output.read()[1] is got[0]  # the outputs keep showing the last frame
+
+
 def test_covers_hide_the_face_detail() -> None:
     """Blurred or pixelated, a face region keeps only a few distinct values per axis."""
     face = _frame(3)[:64, :64]
