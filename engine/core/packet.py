@@ -57,6 +57,10 @@ class FramePacket:
     steps: StepTimer = NO_STEPS
     # Set by the engine after the stages ran; None: never processed (treated as a miss).
     check: SwapCheck | None = None
+    # Processed by the live engine thread: a stage may let work this frame does not need
+    # (the detector's periodic refresh) finish on a later frame. Offline runs
+    # (`fusecam swap`, tests) leave it False and stay frame-exact and repeatable.
+    live: bool = False
 
     def step(self, name: str) -> AbstractContextManager[None]:
         """Time a part of the current stage as `name` (nothing when not profiling)."""

@@ -24,6 +24,8 @@ from contextlib import AbstractContextManager
 from types import TracebackType
 
 _SEP = "/"
+# Steps other threads ran for the stream (a background detection), not on a frame's path.
+BACKGROUND_STEPS = "background"
 
 
 class _Step:
@@ -95,8 +97,14 @@ class StepTimer:
         self.prefix = stage
 
     def add(self, name: str, ms: float) -> None:
-        """Record a time measured elsewhere (a wait, another thread's work) as `name`."""
+        """Record a time measured elsewhere (a wait) as `name` under the open step."""
         key = f"{self.prefix}{_SEP}{name}" if self.prefix else name
+        self.times_ms[key] = self.times_ms.get(key, 0.0) + ms
+
+    def add_background(self, name: str, ms: float) -> None:
+        """Work another thread did for the stream (`background/<name>`), off this frame's
+        path: the profile lists it apart from the stages."""
+        key = f"{BACKGROUND_STEPS}{_SEP}{name}"
         self.times_ms[key] = self.times_ms.get(key, 0.0) + ms
 
 
@@ -114,6 +122,9 @@ class _NoSteps(StepTimer):
         return None
 
     def add(self, name: str, ms: float) -> None:
+        return None
+
+    def add_background(self, name: str, ms: float) -> None:
         return None
 
 

@@ -173,6 +173,7 @@ class Engine(Worker):
             if packet is None:
                 continue
             waited_ms = (time.monotonic_ns() - packet.capture_ns) / 1e6
+            packet.live = True
             packet = self.process(packet)
             # Capture to the engine taking it: latency, not work (newest-wins slot).
             packet.steps.add("queue", waited_ms)

@@ -4,7 +4,9 @@ Each stage's row is followed by its steps, indented by depth. `mean` is millisec
 frame in which the parent ran (so a stage's steps add up to the stage, and the row
 "(other)" is what no step covers); `p50`/`p95` are over the frames in which the step
 itself ran; `share` is the step's part of its parent's time. The engine's own work
-(queue wait before processing, mirror, publish, stats, listeners) is the group "engine".
+(queue wait before processing, mirror, publish, stats, listeners) is the group "engine",
+work other threads did for the stream (a background detection) the group "background";
+their `mean` is per processed frame.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from engine.core.profile import depth_of, parent_of
+from engine.core.profile import BACKGROUND_STEPS, depth_of, parent_of
 from engine.core.stats import StatsSnapshot, Summary, Total
 from engine.runtime.pipeline import ENGINE_STEPS
 
@@ -54,7 +56,7 @@ def profile_rows(snap: StatsSnapshot, stage_order: Sequence[str]) -> list[dict[s
             summary = snap.steps.get(key, _NONE)
             rows.append(_row(key, total, parent_total.frames, parent_total.total_ms, summary))
             add_children(key, total)
-        if kids and parent != ENGINE_STEPS:
+        if kids:
             covered = sum(totals[k].total_ms for k in kids)
             other = Total(parent_total.frames, max(0.0, parent_total.total_ms - covered))
             row = _row(f"{parent}/{OTHER}", other, other.frames, parent_total.total_ms, _NONE)
@@ -67,15 +69,13 @@ def profile_rows(snap: StatsSnapshot, stage_order: Sequence[str]) -> list[dict[s
             continue
         rows.append(_row(stage, total, total.frames, total.total_ms, snap.stages[stage]))
         add_children(stage, total)
-    if ENGINE_STEPS in tree:
-        engine_total = Total(frames, sum(totals[k].total_ms for k in tree[ENGINE_STEPS]))
-        rows.append({"step": ENGINE_STEPS, "depth": 0, "frames": frames})
-        add_children(ENGINE_STEPS, engine_total)
-        # Per processed frame, not per share of a made-up engine total.
-        for row in rows:
-            if parent_of(row["step"]) == ENGINE_STEPS:
-                row["mean_ms"] = round(totals[row["step"]].total_ms / frames, 3) if frames else 0.0
-                row.pop("share")
+    for group in (ENGINE_STEPS, BACKGROUND_STEPS):
+        for key in tree.get(group, []):
+            # Per processed frame: a group has no total of its own to take shares of.
+            total, summary = totals[key], snap.steps.get(key, _NONE)
+            row = _row(key, total, frames, 0.0, summary)
+            del row["share"]
+            rows.append(row)
     return rows
 
 
@@ -94,11 +94,13 @@ def format_profile(rows: Sequence[dict[str, Any]], frames: int) -> list[str]:
         "frames it ran; share: of its parent)",
         f"  {'step':<34}{'frames':>7}{'mean':>8}{'p50':>8}{'p95':>8}{'share':>7}",
     ]
+    group = ""
     for row in rows:
+        head = row["step"].partition("/")[0]
+        if head in (ENGINE_STEPS, BACKGROUND_STEPS) and head != group:
+            group = head
+            lines.append(f"  {head} (per processed frame)")
         name = "  " * row["depth"] + row["step"].rpartition("/")[2]
-        if "mean_ms" not in row:  # a group heading (the engine's own work)
-            lines.append(f"  {name:<34}{row['frames']:>7}")
-            continue
         share = f"{row['share'] * 100:6.0f}%" if "share" in row and row["depth"] else ""
         spread = f"{row['p50_ms']:>8.2f}{row['p95_ms']:>8.2f}" if "p50_ms" in row else " " * 16
         lines.append(f"  {name:<34}{row['frames']:>7}{row['mean_ms']:>8.2f}{spread}{share:>7}")
