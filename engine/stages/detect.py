@@ -82,7 +82,7 @@ class DetectStage(Stage):
         result = self._background.take()
         if result is None:
             return
-        packet.steps.add_background(self.name, result.elapsed_ms)
+        packet.steps.add_background(self.name, result.elapsed_ms, result.cpu_ms)
         job = result.job
         if (
             job.epoch == self.tracker.epoch
