@@ -33,7 +33,7 @@ import onnx
 import onnxruntime as ort
 from onnx import helper, numpy_helper
 
-MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
+MODELS_DIR = Path(__file__).resolve().parent.parent / "engine" / "resources" / "models"
 MANIFEST = MODELS_DIR / "manifest.json"
 # Largest output change allowed, relative to the output's own range (float rounding only).
 MAX_RELATIVE_CHANGE = 1e-4
@@ -139,7 +139,9 @@ def update_manifest(name: str, data: bytes) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("names", nargs="+", help="bundled model names (models/<name>.onnx)")
+    parser.add_argument(
+        "names", nargs="+", help="bundled model names (engine/resources/models/<name>.onnx)"
+    )
     parser.add_argument("--measure", action="store_true", help="print CPU ms before/after")
     args = parser.parse_args(argv)
     for name in args.names:
