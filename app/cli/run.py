@@ -19,6 +19,7 @@ from app.cli.options import (
     positive,
     with_quality_options,
 )
+from app.cli.run_settings import add_run_settings_options, load_run_settings, with_run_sources
 from app.cli.status import StatusLine
 from app.gui.display import has_display
 from engine.core.settings import EngineSettings
@@ -27,7 +28,7 @@ from engine.outputs.delay import MAX_DELAY_MS
 from engine.outputs.output_set import OUTPUT_ERRORS, OutputConfig, OutputSet, RecordConfig
 from engine.outputs.stream import StreamConfig, StreamError, parse_endpoint
 from engine.outputs.virtualcam import VirtualCamConfig
-from engine.runtime.factory import build_stages, with_sources
+from engine.runtime.factory import build_stages
 from engine.runtime.governor import GovernorStatus
 from engine.runtime.pipeline import Engine
 from engine.runtime.session import LiveSession
@@ -76,6 +77,7 @@ def add_parser(sub: Subparsers) -> None:
     )
     add_output_options(run)
     add_quality_options(run)
+    add_run_settings_options(run)
 
 
 def add_output_options(run: argparse.ArgumentParser) -> None:
@@ -250,7 +252,10 @@ def run(args: argparse.Namespace, settings: EngineSettings) -> int:
 
 
 def _open_session(args: argparse.Namespace, settings: EngineSettings) -> LiveSession:
-    """The input opened, the stages built, nothing started yet."""
+    """The input opened, the stages built, nothing started yet. The settings start from
+    the app's saved ones unless --no-settings (app/cli/run_settings.py)."""
+    saved = load_run_settings(args)
+    settings = saved.settings
     if args.debug_overlay:
         settings = dataclasses.replace(
             settings, output=dataclasses.replace(settings.output, debug_overlay=True)
@@ -261,7 +266,9 @@ def _open_session(args: argparse.Namespace, settings: EngineSettings) -> LiveSes
     source.max_frames = args.frames
     source.open()
     library = SourceLibrary()
-    settings = with_sources(settings, library, args.source or ())
+    settings, notes = with_run_sources(settings, library, args.source or (), saved.gallery)
+    for note in (*saved.messages, *notes):
+        print(f"fusecam: {note}", file=sys.stderr)
     engine = Engine(build_stages(settings, library=library), settings, on_error=_report_error)
     return LiveSession(engine, source, on_error=_report_error)
 

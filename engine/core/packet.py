@@ -4,10 +4,32 @@ from __future__ import annotations
 
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from engine.core.profile import NO_STEPS, StepTimer
 from engine.core.types import Frame
+
+# Why the swap did not happen on a frame (engine.runtime.swap_check decides):
+# "starting": the face stages are not running yet (the app builds them in the background);
+# "stage_failed": a stage raised; "no_face": no face found (or the face was lost);
+# "swap_off": swapping is switched off; "no_source": no source face chosen or mapped;
+# "not_swapped": a face the swapper was asked to replace got no new face.
+SwapMiss = Literal["starting", "stage_failed", "no_face", "swap_off", "no_source", "not_swapped"]
+Box = tuple[int, int, int, int]  # x0, y0, x1, y1 frame pixels
+
+
+@dataclass(frozen=True, slots=True)
+class SwapCheck:
+    """Whether the swap happened on a packet: the output guard's one question.
+
+    `swapped`: every face the swapper was asked to replace got a new face, blended into
+    `output`. Otherwise `miss` says why, and `exposed` lists where faces left unswapped
+    are (empty when none could be located: the guard then covers the whole frame).
+    """
+
+    swapped: bool
+    miss: SwapMiss | None = None
+    exposed: tuple[Box, ...] = ()
 
 
 @dataclass(slots=True)
@@ -33,6 +55,12 @@ class FramePacket:
     # Stages that did not run this frame, and why ("tracking", "off", "no face").
     skipped: dict[str, str] = field(default_factory=dict)
     steps: StepTimer = NO_STEPS
+    # Set by the engine after the stages ran; None: never processed (treated as a miss).
+    check: SwapCheck | None = None
+    # Processed by the live engine thread: a stage may let work this frame does not need
+    # (the detector's periodic refresh) finish on a later frame. Offline runs
+    # (`fusecam swap`, tests) leave it False and stay frame-exact and repeatable.
+    live: bool = False
 
     def step(self, name: str) -> AbstractContextManager[None]:
         """Time a part of the current stage as `name` (nothing when not profiling)."""

@@ -10,6 +10,13 @@ from dataclasses import dataclass, field
 from typing import Literal, get_args
 
 FaceSelection = Literal["main", "all", "map"]
+# What the outputs show once a frame the swap missed is older than `hold_ms` past the last
+# swapped one (engine.outputs.guard): the whole frame blurred or pixelated, only the faces
+# it can locate (the whole frame where it can't), a placeholder card, or — "off" — the
+# camera image itself (the guard switched off).
+FaceLostAction = Literal["blur", "pixelate", "blur-face", "pixelate-face", "card", "off"]
+FACE_LOST_ACTIONS: tuple[FaceLostAction, ...] = get_args(FaceLostAction)
+MAX_HOLD_MS = 5000
 EnhancerMode = Literal["off", "builtin", "neural"]
 DetectorModel = Literal["auto", "short", "full"]
 
@@ -100,8 +107,19 @@ class EnhancerSettings:
 class OutputSettings:
     mirror: bool = False
     debug_overlay: bool = False
-    # A visible "SYNTHETIC" badge drawn on the output (every sink sees it): responsible use.
-    synthetic_label: bool = False
+    # A visible "SYNTHETIC" badge on every output (virtual camera, stream, recording; not
+    # the preview): responsible use, so on unless the user turns it off.
+    synthetic_label: bool = True
+    # The output guard: never send a frame the swap missed (engine.outputs.guard). The
+    # last swapped frame is held this long, then `on_face_lost` covers the frame.
+    on_face_lost: FaceLostAction = "blur"
+    hold_ms: int = 500
+
+    def __post_init__(self) -> None:
+        _check(
+            self.on_face_lost in FACE_LOST_ACTIONS, f"unknown on_face_lost {self.on_face_lost!r}"
+        )
+        _check(0 <= self.hold_ms <= MAX_HOLD_MS, f"hold_ms must be in 0..{MAX_HOLD_MS}")
 
 
 @dataclass(frozen=True, slots=True)

@@ -63,9 +63,13 @@ class StatsSnapshot:
     steps: dict[str, Summary] = field(default_factory=dict)
     # Stages, sub-steps and "processing": frames and summed time since the last reset.
     totals: dict[str, Total] = field(default_factory=dict)
+    # The same keys' summed CPU time of the thread that ran them, when profiling.
+    cpu_totals_ms: dict[str, float] = field(default_factory=dict)
 
 
 _NO_TOTAL = Total()
+# The key of a frame's whole processing time (stages and mirror) in totals and steps.
+PROCESSING = "processing"
 
 
 class FrameStats:
@@ -87,6 +91,7 @@ class FrameStats:
             self._counters: dict[str, float] = {}
             self._steps: dict[str, deque[float]] = {}
             self._totals: dict[str, Total] = {}
+            self._cpu_totals: dict[str, float] = {}
             self._skipped: dict[str, dict[str, int]] = {}
             self._last_skipped: dict[str, str] = {}
             self.frames = 0
@@ -96,7 +101,10 @@ class FrameStats:
         with self._lock:
             self._add(self._stages, packet.timings_ms)
             self._add(self._steps, packet.steps.times_ms)
-            self._add_totals({"processing": processing_ms})
+            cpu = self._cpu_totals
+            for name, ms in packet.steps.cpu_ms.items():
+                cpu[name] = cpu.get(name, 0.0) + ms
+            self._add_totals({PROCESSING: processing_ms})
             for name, reason in packet.skipped.items():
                 reasons = self._skipped.setdefault(name, {})
                 reasons[reason] = reasons.get(reason, 0) + 1
@@ -148,4 +156,5 @@ class FrameStats:
                 last_skipped=dict(self._last_skipped),
                 steps={name: Summary.of(v) for name, v in self._steps.items()},
                 totals=dict(self._totals),
+                cpu_totals_ms=dict(self._cpu_totals),
             )

@@ -39,14 +39,27 @@ class FaceTracker:
         self._lost = False
         self.detections_run = 0
         self.frames = 0
+        # Bumped whenever the tracks change wholesale (a detection, a reset): a detection
+        # started before that (in the background) describes a world that is gone.
+        self.epoch = 0
 
     def reset(self) -> None:
         self.tracks.clear()
         self._since_detect = 0
         self._lost = False
+        self.epoch += 1
 
     def needs_detection(self, settings: DetectionSettings) -> bool:
         return not self.tracks or self._lost or self._since_detect >= settings.redetect_every
+
+    @property
+    def tracking(self) -> bool:
+        """Every face is followed: a detection now would only look for new ones."""
+        return bool(self.tracks) and not self._lost
+
+    def refresh_started(self) -> None:
+        """A detection runs elsewhere on this frame: the next one is due a period later."""
+        self._since_detect = 0
 
     def begin_frame(self) -> None:
         self.frames += 1
@@ -61,6 +74,7 @@ class FaceTracker:
     ) -> None:
         """Start tracks for new faces; faces already tracked keep their landmark ROI."""
         self.detections_run += 1
+        self.epoch += 1
         self._since_detect = 0
         self._lost = False
         # A track keeps a detection only from the frame that found it: an old box would

@@ -2,8 +2,9 @@
 
 The live session (engine.runtime.session) owns one; `fusecam run` opens the outputs its
 flags ask for, the GUI's toggles open and close them live. All outputs read
-one `DelayLine`, so they share one (optionally delayed) timeline; the GUI preview keeps
-reading the engine directly and stays live.
+one `DelayLine`, so they share one (optionally delayed) timeline, and the delay line
+reads the `OutputGuard`, so no output ever gets a frame the swap missed; the GUI
+preview keeps reading the engine directly and stays live.
 
 Each `start_*` opens its device, socket or file on the caller's thread and raises one of
 `OUTPUT_ERRORS` with a message for the user; nothing is left half-open when it fails.
@@ -12,12 +13,15 @@ Each `start_*` opens its device, socket or file on the caller's thread and raise
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from engine.core.settings import OutputSettings
 from engine.core.threads import ErrorCallback, Worker
 from engine.outputs.base import FrameFeed
 from engine.outputs.delay import DelayLine, check_delay_ms
+from engine.outputs.guard import GuardStatus, OutputGuard
 from engine.outputs.recorder import Recorder, RecorderError
 from engine.outputs.stream import StreamConfig, StreamError, StreamServer
 from engine.outputs.virtualcam import (
@@ -75,6 +79,7 @@ class RecordingStatus:
 
 @dataclass(frozen=True, slots=True)
 class OutputStatus:
+    guard: GuardStatus
     delay_ms: int
     delay_held: int  # frames waiting in the delay line
     delay_late: int  # frames whose processing took longer than the delay
@@ -99,13 +104,17 @@ class OutputSet:
         *,
         input_size: tuple[int, int],
         input_fps: float,
+        settings: Callable[[], OutputSettings] = OutputSettings,
         delay_ms: int = 0,
         on_error: ErrorCallback | None = None,
     ) -> None:
+        """`settings`: the engine's current output settings (the guard's policy and the
+        label), read once per frame."""
         self.input_size = input_size
         self.input_fps = input_fps
         self.on_error = on_error
-        self.delay = DelayLine(engine, delay_ms, on_error)
+        self.guard = OutputGuard(engine, settings)
+        self.delay = DelayLine(self.guard, delay_ms, on_error)
         self.virtual_cam: VirtualCamSink | None = None
         self.stream: StreamServer | None = None
         self.recorder: Recorder | None = None
@@ -117,6 +126,7 @@ class OutputSet:
     def start(self) -> None:
         with self._lock:
             self._running = True
+            self.guard.start()
             self.delay.start()
             for sink in (self.virtual_cam, self.stream, self.recorder):
                 if sink is not None:
@@ -126,6 +136,7 @@ class OutputSet:
         """Stop every output (after the engine: the delay line hands its tail on first)."""
         with self._lock:
             self._running = False
+        self.guard.stop()  # the engine has stopped: nothing new arrives anyway
         ok = self.delay.stop(timeout)
         if self.delay.error is not None and self.delay.error not in self._ended_errors:
             self._ended_errors.append(self.delay.error)
@@ -231,6 +242,7 @@ class OutputSet:
                 recorder.path, recorder.side_by_side, recorder.written, _error_text(recorder.error)
             )
         return OutputStatus(
+            self.guard.status(),
             self.delay.delay_ms,
             self.delay.held,
             self.delay.late,

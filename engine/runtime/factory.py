@@ -17,7 +17,6 @@ from engine.stages.detect import DetectStage
 from engine.stages.enhance_builtin import BuiltinEnhanceStage
 from engine.stages.fit import FitStage
 from engine.stages.hands import HandStage
-from engine.stages.label import SyntheticLabel
 from engine.stages.landmarks import LandmarkStage
 from engine.stages.neural_enhance import NeuralEnhanceStage
 from engine.stages.neural_swap import NeuralSwapStage
@@ -35,7 +34,8 @@ def build_stages(
     library: SourceLibrary | None = None,
 ) -> list[Stage]:
     """The live pipeline: detect-or-track → mesh → fit → swap → enhance → composite →
-    overlay. Neural swapper/enhancer load in the background when the settings ask for them.
+    overlay. Neural swapper/enhancer load in the background when the settings ask for
+    them. (The "SYNTHETIC" label is the outputs' own: engine.outputs.guard.)
 
     `source_faces`, if given, are loaded into the library (so their keys resolve);
     which one is active is `settings.swap.source_key` (see `with_sources`).
@@ -60,7 +60,6 @@ def build_stages(
         HandStage(),  # after the face is final, before it is blended in; loads when enabled
         CompositeStage(),
         OverlayStage(),
-        SyntheticLabel(),  # last, so every output shows it when it is on
     ]
 
 

@@ -14,9 +14,10 @@ from engine.core.packet import FramePacket
 from engine.core.profile import NO_STEPS, StepTimer
 from engine.core.settings import EngineSettings
 from engine.core.slots import DoubleBuffer, LatestSlot
-from engine.core.stats import FrameStats
+from engine.core.stats import PROCESSING, FrameStats
 from engine.core.threads import ErrorCallback, Worker
 from engine.runtime.governor import EngineGovernor
+from engine.runtime.swap_check import check_swap
 from engine.stages.base import Stage
 
 log = logging.getLogger(__name__)
@@ -107,6 +108,7 @@ class Engine(Worker):
         stages = self._stages
         started = time.perf_counter_ns()
         steps = packet.steps = StepTimer() if self.profile else NO_STEPS
+        cpu_started = time.thread_time_ns() if steps.enabled else 0
         steps.begin(ENGINE_STEPS)
         if steps.enabled and self._publish_ms is not None:
             stats_ms, listeners_ms = self._publish_ms
@@ -119,6 +121,7 @@ class Engine(Worker):
         for stage in stages:
             steps.begin(stage.name)
             t0 = time.perf_counter_ns()
+            c0 = time.thread_time_ns() if steps.enabled else 0
             try:
                 packet = stage.process(packet, settings)
             except Exception as exc:
@@ -128,8 +131,13 @@ class Engine(Worker):
                 # A stage that had nothing to do reports why instead of a near-zero time.
                 if stage.name not in packet.skipped:
                     packet.timings_ms[stage.name] = (time.perf_counter_ns() - t0) / 1e6
+                    if steps.enabled:
+                        steps.cpu_ms[stage.name] = (time.thread_time_ns() - c0) / 1e6
         steps.begin(ENGINE_STEPS)
+        packet.check = check_swap(packet, settings)  # what the output guard reads
         packet.info["processing_ms"] = (time.perf_counter_ns() - started) / 1e6
+        if steps.enabled:
+            steps.cpu_ms[PROCESSING] = (time.thread_time_ns() - cpu_started) / 1e6
         return packet
 
     def _stage_failed(self, name: str, exc: Exception, packet: FramePacket) -> None:
@@ -171,6 +179,7 @@ class Engine(Worker):
             if packet is None:
                 continue
             waited_ms = (time.monotonic_ns() - packet.capture_ns) / 1e6
+            packet.live = True
             packet = self.process(packet)
             # Capture to the engine taking it: latency, not work (newest-wins slot).
             packet.steps.add("queue", waited_ms)

@@ -112,8 +112,13 @@ class LiveSession:
         if self.outputs is None:
             info = self.source.info if self.source is not None else None
             size, fps = _DEFAULT_INPUT if info is None else ((info.width, info.height), info.fps)
+            engine = self.engine
             self.outputs = OutputSet(
-                self.engine, input_size=size, input_fps=fps, on_error=self.on_error
+                engine,
+                input_size=size,
+                input_fps=fps,
+                settings=lambda: engine.effective_settings.output,
+                on_error=self.on_error,
             )
             if self._running:
                 self.outputs.start()

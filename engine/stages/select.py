@@ -137,6 +137,9 @@ class SwapperSelector(_Selector):
         return settings.swap.swapper != "builtin"
 
     def process(self, packet: FramePacket, settings: EngineSettings) -> FramePacket:
+        if not settings.swap.enabled or not packet.faces:
+            packet.skip(self.name, "off" if not settings.swap.enabled else "no face")
+            return packet
         return render_scaled(self._run, packet, settings)
 
 

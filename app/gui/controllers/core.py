@@ -8,7 +8,6 @@ camera, enumerating cameras — runs on the `io` task thread; face loading runs 
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
 from typing import Any
 
 from PySide6.QtCore import QObject, Signal
@@ -25,18 +24,9 @@ from engine.sources import CameraSource
 from engine.sources.base import FrameSource
 from engine.sources.choice import InputChoice, make_input_source
 from engine.stages.base import Stage
-from engine.stages.label import SyntheticLabel
 from engine.swap.library import SourceLibrary
 
 log = logging.getLogger(__name__)
-
-
-def with_label(stages: Sequence[Stage]) -> list[Stage]:
-    """The label stage runs last so every sink shows it (unless the factory added it)."""
-    stages = list(stages)
-    if not any(s.name == SyntheticLabel.name for s in stages):
-        stages.append(SyntheticLabel())
-    return stages
 
 
 class AppCore(QObject):
@@ -52,7 +42,7 @@ class AppCore(QObject):
     ) -> None:
         super().__init__(parent)
         self.library = library if library is not None else SourceLibrary()
-        self.engine = Engine(with_label([]), settings)
+        self.engine = Engine([], settings)
         self.bridge = EngineBridge(self.engine, self)
         self.session = LiveSession(self.engine, on_error=self.bridge.report_error)
         self.io = TaskRunner("app-io", self)
@@ -80,7 +70,7 @@ class AppCore(QObject):
         self._building = True
         settings = self.engine.settings
         self.io.submit(
-            lambda: with_label(build_stages(settings, (), library=self.library)),
+            lambda: build_stages(settings, (), library=self.library),
             self._on_stages,
         )
 

@@ -17,9 +17,10 @@ NOTICE_HTML = """
 gave you their consent.</li>
 <li>Do not use it to deceive, impersonate, harass or defraud anyone, and follow the rules
 of the platforms you stream to.</li>
-<li>Tell your audience when what they see is synthetic. Fusecam can draw a visible
-<b>SYNTHETIC</b> label on everything it outputs (preview, virtual camera, stream and
-recordings).</li>
+<li>Tell your audience when what they see is synthetic. Fusecam draws a visible
+<b>SYNTHETIC</b> label on everything it sends out (virtual camera, stream and
+recordings; your own preview stays clean). It is on by default: to turn it off, untick
+the box below, or later <i>Outputs → Show a "SYNTHETIC" label</i>.</li>
 </ul>
 """
 
@@ -39,7 +40,7 @@ class ResponsibleUseNotice(QDialog):
         text.setWordWrap(True)
         text.setTextFormat(Qt.TextFormat.RichText)
         text.setMinimumWidth(440)
-        self.label_box = QCheckBox('Show a visible "SYNTHETIC" label on the output')
+        self.label_box = QCheckBox('Show a visible "SYNTHETIC" label on the outputs')
         self.label_box.setChecked(label_on)
         buttons = QDialogButtonBox()
         self.ok_button = buttons.addButton("I understand", QDialogButtonBox.ButtonRole.AcceptRole)

@@ -90,15 +90,24 @@ def test_profile_steps_add_up_to_their_stages(
             total = sum(r["mean_ms"] for r in steps)  # (other) included: the whole stage
             assert total == pytest.approx(rows[stage]["mean_ms"], rel=0.01, abs=0.01)
         assert {"landmarker/crop", "landmarker/ort_run", "landmarker/decode"} <= set(rows)
+        # CPU time of the engine thread: never more than the wall time it took (one
+        # thread), and what the comparison of two builds on a busy machine rests on.
+        for key in ("landmarker", "landmarker/ort_run", "fitter", "processing"):
+            assert 0 < rows[key]["cpu_ms"] <= rows[key]["mean_ms"] * 1.02 + 0.01, rows[key]
         assert rows["landmarker"]["frames"] == run["frames"]
         assert f"landmarker/{OTHER}" in rows
         # The engine's own work, per processed frame.
         assert {"engine/queue", "engine/publish"} <= set(rows)
-        # A stage's timing is over the frames it ran in: the detector ran on a few only.
+        # A stage's timing is over the frames it ran in. The demo's face is found in the
+        # warm-up; from then on it is tracked, and the detector's refresh every 30 frames
+        # runs in the background (live), so no measured frame waits for the detector.
         detector = run["stages"]["detector"]
-        assert 0 < detector["ran"] < run["frames"]
-        assert detector["skipped"] == {"tracking": run["frames"] - detector["ran"]}
-        assert rows["detector"]["frames"] == detector["ran"]
+        assert detector["ran"] == 0 and "detector" not in rows
+        assert detector["skipped"]["background"] >= 1
+        assert sum(detector["skipped"].values()) == run["frames"]
+        assert set(detector["skipped"]) == {"tracking", "background"}
+        if "background/detector" in rows:  # a refresh's result joined a measured frame
+            assert rows["background/detector"]["p50_ms"] > 0
 
 
 def test_the_table_names_what_did_not_run(capsys: pytest.CaptureFixture[str]) -> None:

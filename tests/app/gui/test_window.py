@@ -27,7 +27,7 @@ def test_window_opens_and_preview_updates(qtbot, make_window, wait_ready) -> Non
         return [s.name for s in window.hud.data.stages]
 
     qtbot.waitUntil(lambda: window.hud.data.fps > 0 and "detector" in names(), timeout=5000)
-    assert "label" in names()
+    assert "compositor" in names()
     assert window.hud.data.providers, "the execution provider in use must be shown"
     assert "provider:" in window.provider_label.text()
 

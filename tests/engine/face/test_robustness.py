@@ -105,6 +105,7 @@ def test_engine_passes_a_malformed_frame_through(engine: Engine, name: str) -> N
     assert engine.stage_errors == errors_before
     assert packet.result is frame
     assert packet.faces == []
+    assert packet.check is not None and not packet.check.swapped  # the outputs cover it
 
 
 def test_tracking_recovers_after_malformed_and_resized_frames(analyzer: FaceAnalyzer) -> None:

@@ -23,7 +23,7 @@ def _custom_state() -> AppState:
             source_key="abc",
             source_keys=("abc", "def"),
         ),
-        output=dataclasses.replace(engine.output, mirror=True, synthetic_label=True),
+        output=dataclasses.replace(engine.output, mirror=True, synthetic_label=False),
     )
     return AppState(
         engine=engine,
@@ -86,7 +86,7 @@ def test_invalid_values_fall_back_one_by_one(tmp_path: Path) -> None:
     state = loaded.state
     assert state.engine.swap == EngineSettings().swap
     assert state.engine.output.mirror is False
-    assert state.engine.output.synthetic_label is True  # valid neighbours survive
+    assert state.engine.output.synthetic_label is False  # valid neighbours survive
     assert state.engine.enhancer.mode == "off"
     assert state.input.device == 2 and state.gallery == _custom_state().gallery
     (message,) = loaded.messages
@@ -116,7 +116,7 @@ def test_only_changed_engine_settings_are_saved(tmp_path: Path) -> None:
             "source_key": "abc",
             "source_keys": ["abc", "def"],
         },
-        "output": {"mirror": True, "synthetic_label": True},
+        "output": {"mirror": True, "synthetic_label": False},
     }
 
 

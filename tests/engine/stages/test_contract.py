@@ -11,6 +11,7 @@ import pytest
 from engine.core.packet import FramePacket
 from engine.core.settings import EngineSettings, EnhancerSettings, SwapSettings
 from engine.face.analyzer import FaceAnalyzer
+from engine.face.records import Face
 from engine.models.onnx import ModelLoadError
 from engine.runtime.factory import build_stages, providers_of
 from engine.runtime.pipeline import Engine
@@ -38,7 +39,8 @@ class Fake(Stage):
 
 
 def packet() -> FramePacket:
-    return FramePacket(0, 0, np.zeros((16, 16, 3), np.uint8))
+    """A frame with one (tracked) face: a swapper has nothing to do without one."""
+    return FramePacket(0, 0, np.zeros((16, 16, 3), np.uint8), faces=[Face(0, None)])
 
 
 def test_the_defaults_do_nothing_and_report_no_provider() -> None:
@@ -66,7 +68,6 @@ def test_every_live_stage_follows_the_contract_with_a_unique_name() -> None:
         "hands",
         "compositor",
         "overlay",
-        "label",
     ]
     session = LiveSession(Engine(stages))
     assert session.prepare_stages() == {}
@@ -115,3 +116,21 @@ def test_a_selector_whose_model_cannot_load_says_why_and_falls_back() -> None:
     assert builtin.frames == 1 and "not downloaded" in out.info["swapper_fallback"]
     assert selector.providers() == ()
     selector.close()
+
+
+@pytest.mark.parametrize(
+    ("settings", "faces", "reason"),
+    [
+        (EngineSettings(swap=SwapSettings(enabled=False)), [Face(0, None)], "off"),
+        (EngineSettings(), [], "no face"),
+    ],
+)
+def test_a_swapper_with_nothing_to_do_is_skipped_not_timed(
+    settings: EngineSettings, faces: list[Face], reason: str
+) -> None:
+    builtin = Fake()
+    engine = Engine([SwapperSelector(builtin)], settings)
+    frame = np.zeros((16, 16, 3), np.uint8)
+    out = engine.process(FramePacket(0, 0, frame, faces=faces))
+    assert builtin.frames == 0
+    assert out.skipped == {"swapper": reason} and "swapper" not in out.timings_ms
