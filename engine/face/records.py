@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from engine.core.types import F32, Landmarks, Mask
+from engine.core.types import F32, Frame, Landmarks, Mask
 
 # MediaPipe's BlazeFace keypoint order (subject's right eye first, as seen in the image left).
 KEYPOINT_NAMES = ("right_eye", "left_eye", "nose_tip", "mouth", "right_ear", "left_ear")
@@ -56,7 +57,12 @@ class FaceFit:
 
 @dataclass(slots=True)
 class FacePatch:
-    """A rendered face over a rectangle of the frame, ready to composite."""
+    """A rendered face over a rectangle of the frame, ready to composite.
+
+    Its pixels may be coarser than the frame's: a large face is rendered at a fixed
+    working resolution (engine/swap/renderer.py) and resampled once, when composited.
+    `frame_size` is then the (width, height) of the frame rectangle at (x0, y0) that the
+    h×w patch covers, edge to edge."""
 
     x0: int
     y0: int
@@ -64,12 +70,59 @@ class FacePatch:
     mask: Mask  # h×w, where the new face may replace the target (before feathering)
     keep_mask: Mask | None = None  # h×w, target pixels to keep (mouth interior, occluders)
     detail_sigma: float = 0.0  # blur applied so the render's fine detail matches the target
-    scale_px: float = 0.0  # the face's inter-ocular distance (0: unknown)
+    scale_px: float = 0.0  # the face's inter-ocular distance in patch pixels (0: unknown)
     features: Mask | None = None  # h×w, 1 on eyes, brows and lips (identity detail)
+    frame_size: tuple[int, int] | None = None  # (w, h) covered in the frame; None: h×w
 
     @property
     def shape(self) -> tuple[int, int]:
         return int(self.mask.shape[0]), int(self.mask.shape[1])
+
+    @property
+    def box_size(self) -> tuple[int, int]:
+        """(width, height) of the frame rectangle the patch covers."""
+        if self.frame_size is not None:
+            return self.frame_size
+        h, w = self.shape
+        return w, h
+
+    @property
+    def resampled(self) -> bool:
+        return self.box_size != (self.shape[1], self.shape[0])
+
+    def frame_box(self, frame: Frame) -> Frame:
+        """The frame rectangle under the patch (a view)."""
+        w, h = self.box_size
+        return frame[self.y0 : self.y0 + h, self.x0 : self.x0 + w]
+
+    def frame_in_patch(self, frame: Frame) -> F32:
+        """The frame under the patch on the patch's own pixel grid (float32)."""
+        region = self.frame_box(frame)
+        if not self.resampled:
+            return region.astype(np.float32)
+        h, w = self.shape
+        return cv2.resize(region, (w, h), interpolation=cv2.INTER_AREA).astype(np.float32)
+
+    def on_frame_grid(self, values: NDArray[np.float32]) -> NDArray[np.float32]:
+        """A patch-grid array (image or mask) resampled onto its frame rectangle."""
+        if not self.resampled:
+            return values
+        return cv2.resize(values, self.box_size, interpolation=cv2.INTER_LINEAR)
+
+    def to_patch(self, points: NDArray[np.floating]) -> NDArray[np.float64]:
+        """Frame pixel coordinates (…×2) → the patch's (pixel centres at integers)."""
+        w, h = self.shape[1], self.shape[0]
+        bw, bh = self.box_size
+        k = np.array([w / bw, h / bh])
+        origin = np.array([self.x0, self.y0], np.float64)
+        return (np.asarray(points, np.float64) - origin + 0.5) * k - 0.5
+
+    def patch_to_frame(self) -> NDArray[np.float64]:
+        """2×3 affine taking patch pixel coordinates to frame pixel coordinates."""
+        w, h = self.shape[1], self.shape[0]
+        bw, bh = self.box_size
+        kx, ky = bw / w, bh / h
+        return np.array([[kx, 0.0, self.x0 + 0.5 * kx - 0.5], [0.0, ky, self.y0 + 0.5 * ky - 0.5]])
 
 
 @dataclass(slots=True)

@@ -21,6 +21,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from engine.core.profile import NO_STEPS, StepTimer
 from engine.core.settings import CompositorSettings
 from engine.core.types import F32, Frame, Mask
 from engine.face.records import FacePatch
@@ -102,11 +103,22 @@ def blend_delta(base: F32, patch: FacePatch, settings: CompositorSettings) -> F3
     )
 
 
-def composite(out: Frame, patch: FacePatch, settings: CompositorSettings) -> None:
-    """Blend one patch into `out` (a copy of the frame) in place."""
-    h, w = patch.shape
-    region = out[patch.y0 : patch.y0 + h, patch.x0 : patch.x0 + w]
-    base = region.astype(np.float32)
-    delta = blend_delta(base, patch, settings)
-    # Rounding: a change under half a grey level leaves the pixel exactly as it was.
-    region[...] = np.clip(base + delta + 0.5, 0.0, 255.0).astype(np.uint8)
+def composite(
+    out: Frame, patch: FacePatch, settings: CompositorSettings, steps: StepTimer = NO_STEPS
+) -> None:
+    """Blend one patch into `out` (a copy of the frame) in place.
+
+    A patch at the working resolution (coarser than the frame) is blended on its own
+    grid, against the frame resampled to it, and only the change is resampled into the
+    frame: the frame keeps its full-resolution detail wherever the face leaves it."""
+    region = patch.frame_box(out)
+    with steps.step("frame_in"):
+        base = patch.frame_in_patch(out)
+    with steps.step("bands"):
+        delta = blend_delta(base, patch, settings)
+    with steps.step("frame_out"):
+        if patch.resampled:
+            delta = cv2.resize(delta, patch.box_size, interpolation=cv2.INTER_LINEAR)
+            base = region.astype(np.float32)
+        # Rounding: a change under half a grey level leaves the pixel exactly as it was.
+        region[...] = np.clip(base + delta + 0.5, 0.0, 255.0).astype(np.uint8)

@@ -21,6 +21,6 @@ class CompositeStage(Stage):
             return packet
         out = np.array(packet.frame, copy=True)
         for patch in patches:
-            composite(out, patch, settings.compositor)
+            composite(out, patch, settings.compositor, packet.steps)
         packet.output = out
         return packet

@@ -58,8 +58,7 @@ class BuiltinEnhanceStage(Stage):
         with steps.step("sharpen"):
             blurred = cv2.GaussianBlur(image, (0, 0), _SHARPEN_SIGMA)
             image = image + (image - blurred) * (_MAX_SHARPEN * strength)
-        h, w = patch.shape
-        region = frame[patch.y0 : patch.y0 + h, patch.x0 : patch.x0 + w]
+        region = np.clip(patch.frame_in_patch(frame), 0, 255).astype(np.uint8)
         inside = patch.mask > 0.5
         if inside.sum() > 64:
             with steps.step("noise_level"):
@@ -69,7 +68,7 @@ class BuiltinEnhanceStage(Stage):
             extra = np.sqrt(max(0.0, target_sigma**2 - render_sigma**2)) * strength
             if extra > 0.1:
                 with steps.step("grain"):
-                    grain = rng.standard_normal((h, w, 1), dtype=np.float32) * extra
+                    grain = rng.standard_normal((*patch.shape, 1), dtype=np.float32) * extra
                     image = image + grain
         with steps.step("clip"):
             patch.image = np.clip(image, 0.0, 255.0).astype(np.float32)

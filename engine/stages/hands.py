@@ -36,7 +36,9 @@ def options_of(hands: HandSettings) -> HandTrackingOptions:
 
 def keep_hands(patch: FacePatch, hands: list[F32], grow: float) -> Mask | None:
     """Add the hands to the patch's keep mask; returns the hand mask, None if no overlap."""
-    mask = hand_mask(hands, patch.shape, (patch.x0, patch.y0), grow)
+    # Drawn on the patch's own grid (it may be coarser than the frame's).
+    in_patch = [np.column_stack([patch.to_patch(h[:, :2]), h[:, 2:]]) for h in hands]
+    mask = hand_mask(in_patch, patch.shape, (0, 0), grow)
     if not mask.any():
         return None
     patch.keep_mask = mask if patch.keep_mask is None else np.maximum(patch.keep_mask, mask)

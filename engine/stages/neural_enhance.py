@@ -48,9 +48,9 @@ class NeuralEnhanceStage(Stage):
         size = restorer.size
         with steps.step("align"):
             affine = similarity_transform(five_points_from_mesh(face.landmarks), restorer.template)
-            # The same mapping from the patch's own coordinates (offset by its corner).
-            patch_affine = affine.copy()
-            patch_affine[:, 2] += affine[:, :2] @ np.array([patch.x0, patch.y0], np.float64)
+            # The same mapping from the patch's own coordinates (its corner and scale).
+            to_frame = np.vstack([patch.patch_to_frame(), [0.0, 0.0, 1.0]])
+            patch_affine = affine @ to_frame
             # What the viewer will see: the frame, with the new face where its mask allows.
             crop = np.asarray(warp_crop(frame, affine, size, replicate=True), np.float32)
             face_in_crop = np.asarray(warp_crop(patch.image, patch_affine, size), np.float32)
@@ -59,7 +59,7 @@ class NeuralEnhanceStage(Stage):
         with steps.step("restore"):
             delta = strength * (restorer.restore(crop) - crop)
         with steps.step("paste"):
-            scale = float(np.sqrt(abs(np.linalg.det(affine[:, :2]))))  # crop px per frame px
+            scale = float(np.sqrt(abs(np.linalg.det(patch_affine[:2, :2]))))  # per patch px
             if scale > 1.5:
                 # Shrinking back to a small face: low-pass first or the detail aliases.
                 delta = cv2.GaussianBlur(delta, (0, 0), (scale - 1.0) / 2.0)

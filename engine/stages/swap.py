@@ -58,6 +58,7 @@ class SwapStage(Stage):
                 color_match=settings.compositor.color_match,
                 rest_canonical=state.rest,
                 blur_sigma=state.detail_sigma,
+                steps=packet.steps,
             )
             if face.patch is not None and state.detail_sigma is None:
                 state.detail_sigma = face.patch.detail_sigma

@@ -69,39 +69,55 @@ def faces_region(
     return (x0, y0, x1, y1) if x1 - x0 >= 8 and y1 - y0 >= 8 else None
 
 
+def _affine(kx: float, ky: float, tx: float, ty: float) -> np.ndarray:
+    return np.array([[kx, 0.0, tx], [0.0, ky, ty], [0.0, 0.0, 1.0]])
+
+
 def upscale_patch(
     patch: FacePatch, s: float, origin: tuple[int, int], frame_size: tuple[int, int]
 ) -> FacePatch | None:
-    """A patch rendered in the scaled region, resampled onto the frame's own pixel grid."""
+    """A patch rendered in the scaled region, moved onto the frame: on a pixel grid of the
+    same density, aligned with a whole-pixel rectangle of the frame (the compositor
+    resamples it into the frame)."""
     width, height = frame_size
     ox, oy = origin
     h, w = patch.shape
+    bw, bh = patch.box_size
     x0, y0 = ox + math.floor(patch.x0 / s), oy + math.floor(patch.y0 / s)
-    x1 = min(width, ox + math.ceil((patch.x0 + w) / s))
-    y1 = min(height, oy + math.ceil((patch.y0 + h) / s))
+    x1 = min(width, ox + math.ceil((patch.x0 + bw) / s))
+    y1 = min(height, oy + math.ceil((patch.y0 + bh) / s))
     if x1 - x0 < 2 or y1 - y0 < 2:
         return None
-    # Frame pixel centre X sits at scaled pixel (X − ox + 0.5)·s − 0.5 of the region.
-    m = np.array(
-        [
-            [s, 0.0, (x0 - ox + 0.5) * s - 0.5 - patch.x0],
-            [0.0, s, (y0 - oy + 0.5) * s - 0.5 - patch.y0],
-        ],
-        np.float64,
+    density = (w / bw) * s  # patch pixels per frame pixel
+    nw, nh = max(2, round((x1 - x0) * density)), max(2, round((y1 - y0) * density))
+    kx, ky = (x1 - x0) / nw, (y1 - y0) / nh
+    # New patch pixel → frame pixel → scaled region pixel → old patch pixel (centres).
+    to_frame = _affine(kx, ky, x0 + 0.5 * kx - 0.5, y0 + 0.5 * ky - 0.5)
+    to_small = _affine(s, s, (0.5 - ox) * s - 0.5, (0.5 - oy) * s - 0.5)
+    to_old = _affine(
+        w / bw, h / bh, (0.5 - patch.x0) * w / bw - 0.5, (0.5 - patch.y0) * h / bh - 0.5
     )
-    size = (x1 - x0, y1 - y0)
+    m = (to_old @ to_small @ to_frame)[:2]
     flags = cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
 
     def warp(a: np.ndarray, border: int) -> np.ndarray:
-        return cv2.warpAffine(a, m, size, flags=flags, borderMode=border, borderValue=0)
+        return cv2.warpAffine(a, m, (nw, nh), flags=flags, borderMode=border, borderValue=0)
 
-    keep = None if patch.keep_mask is None else warp(patch.keep_mask, cv2.BORDER_CONSTANT)
+    def warp_mask(a: np.ndarray | None) -> np.ndarray | None:
+        return None if a is None else warp(a, cv2.BORDER_CONSTANT).astype(np.float32)
+
+    mask = warp_mask(patch.mask)
+    assert mask is not None
     return FacePatch(
         x0,
         y0,
         warp(patch.image, cv2.BORDER_REPLICATE).astype(np.float32),
-        warp(patch.mask, cv2.BORDER_CONSTANT).astype(np.float32),
-        keep,
+        mask,
+        warp_mask(patch.keep_mask),
+        patch.detail_sigma,
+        patch.scale_px * (density / s) / (w / bw) if patch.scale_px > 0 else 0.0,
+        warp_mask(patch.features),
+        frame_size=(x1 - x0, y1 - y0),
     )
 
 

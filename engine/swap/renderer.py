@@ -11,6 +11,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from engine.core.profile import NO_STEPS, StepTimer
 from engine.core.settings import SwapSettings
 from engine.core.types import F32, Frame
 from engine.face.fit import FaceFitter, vertex_normals
@@ -84,10 +85,15 @@ class FaceRenderer:
         color_match: bool = True,
         rest_canonical: F32 | None = None,
         blur_sigma: float | None = None,
+        steps: StepTimer = NO_STEPS,
     ) -> FacePatch | None:
-        """The new face over its frame region. `blur_sigma`: how much to soften the render
-        to the target's detail level; None measures it on this frame (costly: callers
-        that track a face reuse the value for a while)."""
+        """The new face over its frame region, rendered at a working resolution where
+        the face spans at most `WORK_IOD_PX` between the eyes (so its cost does not grow
+        with the face; the compositor resamples it once, into the frame).
+
+        `blur_sigma` (in inter-ocular distances): how much to soften the render to the
+        target's detail level; None measures it on this frame (costly: callers that
+        track a face reuse the value for a while)."""
         if face.fit is None or face.landmarks is None:
             return None
         posed = self.posed_landmarks(face, identity, swap, rest_canonical)
@@ -95,19 +101,32 @@ class FaceRenderer:
         if region is None:
             return None
         x0, y0, x1, y1 = region
-        local = posed[:, :2] - np.array([x0, y0], np.float32)
+        iod = float(face.fit.pose.scale)
+        k = min(1.0, WORK_IOD_PX / iod) if WORK_IOD_PX > 0 else 1.0
+        size = (max(4, round((x1 - x0) * k)), max(4, round((y1 - y0) * k)))
+        # Pixel centres map like cv2.resize's: x_patch = (x_frame − x0 + 0.5)·k − 0.5.
+        scale = np.array([size[0] / (x1 - x0), size[1] / (y1 - y0)], np.float32)
+        local = (posed[:, :2] - np.array([x0, y0], np.float32) + 0.5) * scale - 0.5
+        work_iod = iod * float(scale.mean())
         triangles, kept_contours = self.holes(swap)
-        per_pixel, coverage = self._rasterize(
-            face, identity, swap, posed, local, triangles, (y1 - y0, x1 - x0)
-        )
+        with steps.step("raster"):
+            per_pixel, coverage = self._rasterize(
+                face, identity, swap, posed, local, triangles, (size[1], size[0])
+            )
         if not coverage.any():
             return None
-        image, mask = _sample_source(identity, per_pixel, coverage)
+        with steps.step("texture"):
+            image, mask = _sample_source(identity, per_pixel, coverage)
         if color_match:
-            image = _roll_off(image * self._light_ratio(frame, face, identity, per_pixel))
-        if blur_sigma is None:
-            blur_sigma = detail_sigma(image, frame[y0:y1, x0:x1], coverage)
-        image = soften(image, blur_sigma * SOFTEN)
+            with steps.step("light"):
+                image = _roll_off(image * self._light_ratio(frame, face, identity, per_pixel))
+        target = frame[y0:y1, x0:x1]
+        if k < 1.0:
+            target = cv2.resize(target, size, interpolation=cv2.INTER_AREA)
+        with steps.step("detail"):
+            if blur_sigma is None:
+                blur_sigma = detail_sigma(image, target, coverage) / work_iod
+            image = soften(image, blur_sigma * work_iod * SOFTEN)
         if swap.alpha < 1.0:
             image = _mix_target(frame, per_pixel, image, swap.alpha)
         return FacePatch(
@@ -117,8 +136,9 @@ class FaceRenderer:
             mask=mask,
             keep_mask=_keep_mask(local, kept_contours, coverage.shape),
             detail_sigma=blur_sigma,
-            scale_px=float(face.fit.pose.scale),
+            scale_px=work_iod,
             features=_lookup(_feature_map(), per_pixel, identity.albedo.shape[0]) * coverage,
+            frame_size=(x1 - x0, y1 - y0),
         )
 
     def _rasterize(
@@ -158,6 +178,9 @@ class FaceRenderer:
 
 
 SOFTEN = 1.0
+# The face's working resolution: inter-ocular distance in render pixels at most (0: the
+# frame's own). Measured: see the issue 13 note.
+WORK_IOD_PX = 160.0
 _KNEE = 230.0  # grey level above which highlights are compressed, not clipped
 
 

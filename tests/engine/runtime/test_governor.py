@@ -369,9 +369,9 @@ def _swap(
 def _on_frame(patch: FacePatch, shape: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
     image = np.zeros((*shape[:2], 3), np.float32)
     mask = np.zeros(shape[:2], np.float32)
-    h, w = patch.shape
-    image[patch.y0 : patch.y0 + h, patch.x0 : patch.x0 + w] = patch.image
-    mask[patch.y0 : patch.y0 + h, patch.x0 : patch.x0 + w] = patch.mask
+    w, h = patch.box_size
+    image[patch.y0 : patch.y0 + h, patch.x0 : patch.x0 + w] = patch.on_frame_grid(patch.image)
+    mask[patch.y0 : patch.y0 + h, patch.x0 : patch.x0 + w] = patch.on_frame_grid(patch.mask)
     return image, mask
 
 

@@ -76,8 +76,8 @@ def patch_in_frame(
 ) -> NDArray[np.float32]:
     """A patch-sized plane (mask, keep_mask) placed into a zero frame-sized plane."""
     full = np.zeros(shape[:2], np.float32)
-    h, w = patch.shape
-    full[patch.y0 : patch.y0 + h, patch.x0 : patch.x0 + w] = plane
+    w, h = patch.box_size
+    full[patch.y0 : patch.y0 + h, patch.x0 : patch.x0 + w] = patch.on_frame_grid(plane)
     return full
 
 

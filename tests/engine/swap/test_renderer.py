@@ -79,8 +79,8 @@ def target(path: Path) -> tuple[Frame, Face]:
 
 
 def crop(frame: Frame, patch: FacePatch) -> F32:
-    h, w = patch.shape
-    return frame[patch.y0 : patch.y0 + h, patch.x0 : patch.x0 + w].astype(np.float32)
+    """The frame under the patch, on the patch's grid."""
+    return patch.frame_in_patch(frame)
 
 
 # --- where the texture lands -----------------------------------------------------------------
@@ -102,7 +102,7 @@ def texel_displacements(
     patch = renderer.render(frame, face, identity, swap, color_match=False)
     assert patch is not None
     posed = renderer.posed_landmarks(face, identity, swap)
-    local = posed[:, :2] - np.array([patch.x0, patch.y0], np.float32)
+    local = patch.to_patch(posed[:, :2])  # in render pixels (a large face's are coarser)
     decoded = patch.image[..., :2] / 255.0
     solid = erode(patch.mask > 0.5, 3)  # away from edges, folds and the mouth hole
     facing = vertex_normals(posed, renderer.triangles)[:, 2] < -0.5
