@@ -71,13 +71,19 @@ def _box(image: F32, size_px: float) -> F32:
     return cv2.blur(image, (k, k))
 
 
+def _masked_box(image: F32, weight: F32, size_px: float) -> F32:
+    """Box filter of `image` over the pixels `weight` covers (normalised convolution)."""
+    total = _box(weight, size_px)
+    return (_box(image * weight[..., None], size_px) / np.maximum(total, 1e-4)[..., None]).astype(
+        np.float32
+    )
+
+
 def blend_delta(base: F32, patch: FacePatch, settings: CompositorSettings) -> F32:
     """What the face adds to `base` (the frame under the patch, float, same grid)."""
     iod = patch_iod(patch)
     covered = np.ascontiguousarray(patch.mask, dtype=np.float32)
-    # Outside the rendered face (and in its holes: hair, the mouth) the frame stands in,
-    # so the band filters never mix in pixels that are not the new face.
-    image = base + (patch.image - base) * covered[..., None]
+    image = np.ascontiguousarray(patch.image, dtype=np.float32)
     fine, low = SPLIT_FINE * iod, SPLIT_LOW * iod
     start = settings.mask_erode * iod
     starts = np.array([start, start, start + FINE_RAMP[0] * iod], np.float32)
@@ -87,10 +93,12 @@ def blend_delta(base: F32, patch: FacePatch, settings: CompositorSettings) -> F3
         if patch.features is None
         else np.ascontiguousarray(patch.features, np.float32)
     )
+    # The face's bands from its own pixels only (a masked box filter): filled in with
+    # the frame instead, its edge would be a step that the mid band carries as a seam.
     return band_delta(
         image,
-        _box(image, fine),
-        _box(image, low),
+        _masked_box(image, covered, fine),
+        _masked_box(image, covered, low),
         base,
         _box(base, fine),
         _box(base, low),

@@ -177,18 +177,30 @@ def skin_weight(weight: F32, size: int = FIELD_SIZE) -> F32:
     return weight * feature_masks(size).skin
 
 
+def _tone_gain(target_colour: F32, source_colour: F32) -> F32:
+    """BGR gain taking the source's skin colour to the one the new face gets: the
+    target's hue and saturation, and a lightness `TONE_SHIFT` of the way (in log terms)
+    from the source's to the target's. How light a person's skin is belongs to their
+    identity; its hue is mostly the camera and the light (a black-and-white source has
+    none at all)."""
+    source = np.maximum(source_colour, 1.0)
+    target = np.maximum(target_colour, 1.0)
+    lightness = float(luminance(source[None])[0]), float(luminance(target[None])[0])
+    level = lightness[0] * (lightness[1] / lightness[0]) ** TONE_SHIFT
+    return (target / lightness[1] * level / source).astype(np.float32)
+
+
 def light_ratio(target_field: F32, target_colour: F32, source_colour: F32) -> F32:
     """Per-texel BGR gain for the source's de-lit texture (its skin ≈ `source_colour`):
-    the target's light, and the skin tone moved `TONE_SHIFT` of the way from the
-    source's to the target's (both colours measured alike, by `skin_colour`).
+    the target's light, and the skin colour of `_tone_gain` (both colours measured
+    alike, by `skin_colour`).
 
     Over the eyes one grey gain, so the iris keeps its hue: the skin's change in
     lightness, but only half of it (in log terms). Between a dark and a pale skin most of
     that change is pigment, which eyes do not share; the full gain makes glaring eye
     whites, none makes dark holes."""
     light = target_field / np.maximum(target_colour, 1.0)
-    tone = source_colour * (target_colour / np.maximum(source_colour, 1.0)) ** TONE_SHIFT
-    ratio = light * tone / np.maximum(source_colour, 1.0)
+    ratio = light * _tone_gain(target_colour, source_colour)
     grey = np.clip(np.sqrt(luminance(ratio.astype(np.float32))), *EYE_LIMITS)[..., None]
     eyes = feature_masks(target_field.shape[0]).eyes[..., None]
     return np.clip(ratio * (1.0 - eyes) + grey * eyes, *RATIO_LIMITS).astype(np.float32)
