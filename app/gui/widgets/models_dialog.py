@@ -32,36 +32,18 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.gui.i18n import QT_TR_NOOP, tr
+from app.gui.i18n import tr
+from app.gui.widgets.models_text import COLUMNS, FAMILY_TEXT, USE, mb, state_text
 from engine.models import (
     FAMILIES,
     DownloadCancelled,
     ModelError,
     ModelStatus,
     ModelStore,
-    download_model,
+    download_missing,
     needs_licence_acceptance,
 )
 from engine.neural.signature import register_user_model
-
-COLUMNS = (
-    QT_TR_NOOP("Name"),
-    QT_TR_NOOP("Family"),
-    QT_TR_NOOP("Size"),
-    QT_TR_NOOP("State"),
-    QT_TR_NOOP("Licence"),
-)
-# What "Use" sets for a model of each family (settings path, value is the model name).
-USE: dict[str, tuple[tuple[str, str | None], ...]] = {
-    "inswapper": (("swap.swapper", "inswapper"), ("models.swapper_model", None)),
-    "gfpgan": (("enhancer.mode", "neural"), ("models.enhancer_model", None)),
-    "arcface": (("models.recognition_model", None),),
-}
-FAMILY_TEXT = {
-    "inswapper": QT_TR_NOOP("face swapper"),
-    "arcface": QT_TR_NOOP("identity (for the swapper)"),
-    "gfpgan": QT_TR_NOOP("face enhancer"),
-}
 
 
 class Jobs(Protocol):
@@ -72,10 +54,6 @@ class Jobs(Protocol):
     ) -> None: ...
 
     def stop(self, timeout: float = 0.5) -> bool: ...
-
-
-def _mb(size: int | None) -> str:
-    return "?" if not size else f"{size / 1e6:.1f} MB"
 
 
 class ModelsDialog(QDialog):
@@ -201,11 +179,11 @@ class ModelsDialog(QDialog):
         self.table.setRowCount(len(self.statuses))
         for row, status in enumerate(self.statuses):
             spec = status.spec
-            state = status.label + (tr(" — in use") if spec.name in self.in_use else "")
+            state = state_text(status) + (tr(" — in use") if spec.name in self.in_use else "")
             cells = (
                 spec.name,
                 tr(FAMILY_TEXT.get(spec.family or "", spec.family or "-")),
-                _mb(spec.size_bytes or status.size_on_disk),
+                mb(spec.size_bytes or status.size_on_disk),
                 state,
                 spec.licence,
             )
@@ -236,8 +214,8 @@ class ModelsDialog(QDialog):
             if spec.notice:
                 lines.append(spec.notice)
             if spec.user_supplied:
-                lines.append(tr("Added by you from %1; Fusecam cannot know where it came from.")
-                             .replace("%1", str(spec.local_path)))  # fmt: skip
+                text = tr("Added by you from {path}; Fusecam cannot know where it came from.")
+                lines.append(text.format(path=spec.local_path))
             if status.detail:
                 lines.append(status.detail)
             self.details.setText("<br>".join(lines))
@@ -281,7 +259,7 @@ class ModelsDialog(QDialog):
     def _show_progress(self, done: int, total: int) -> None:
         if total > 0:
             self.progress.setValue(round(1000 * done / total))
-        self.progress.setFormat(f"{_mb(done)} / {_mb(total) if total else '?'}")
+        self.progress.setFormat(f"{mb(done)} / {mb(total) if total else '?'}")
 
     def _report(self, done: int, total: int | None) -> None:
         """Job thread: progress of the current download or hash."""
@@ -294,32 +272,23 @@ class ModelsDialog(QDialog):
         if status is None or self.busy is not None:
             return
         name = status.spec.name
-        store = self.store
 
         def job() -> list[str]:
-            fetched = []
-            for spec in store.requirements(name):
-                if store.status_of(spec).state == "ready" or not spec.downloadable:
-                    continue
-                download_model(
-                    store,
-                    spec.name,
-                    accept_licence=True,
-                    progress=self._report,
-                    cancel=self._cancel.is_set,
-                )
-                fetched.append(spec.name)
-            return fetched
+            return download_missing(
+                self.store, name, progress=self._report, cancel=self._cancel.is_set
+            )
 
-        self._start(name, tr("Downloading %1…").replace("%1", name), job, self._downloaded)
+        self._start(name, tr("Downloading {name}…").format(name=name), job, self._downloaded)
 
     def _downloaded(self, fetched: list[str] | None, error: BaseException | None) -> None:
         if isinstance(error, DownloadCancelled):
             self._finish(tr("Download cancelled; what arrived is kept to resume later."))
         elif error is not None:
-            self._finish(tr("Download failed: %1").replace("%1", str(error)))
+            self._finish(tr("Download failed: {error}").format(error=error))
         else:
-            self._finish(tr("Downloaded and verified: %1").replace("%1", ", ".join(fetched or [])))
+            self._finish(
+                tr("Downloaded and verified: {name}").format(name=", ".join(fetched or []))
+            )
             self.changed.emit()
 
     def cancel(self) -> None:
@@ -331,15 +300,15 @@ class ModelsDialog(QDialog):
             return
         name = status.spec.name
         job = lambda: self.store.verify(name, self._report, self._cancel.is_set)  # noqa: E731
-        self._start(name, tr("Checking %1…").replace("%1", name), job, self._verified)
+        self._start(name, tr("Checking {name}…").format(name=name), job, self._verified)
 
     def _verified(self, result: ModelStatus | None, error: BaseException | None) -> None:
         if error is not None:
-            self._finish(tr("Check failed: %1").replace("%1", str(error)))
+            self._finish(tr("Check failed: {error}").format(error=error))
         elif result is not None and result.state == "ready":
-            self._finish(tr("%1: the file matches its SHA-256.").replace("%1", result.spec.name))
+            self._finish(tr("{name}: the file matches its SHA-256.").format(name=result.spec.name))
         elif result is not None:
-            text = f"{result.spec.name}: {result.label}. {result.detail}"
+            text = f"{result.spec.name}: {state_text(result)}. {result.detail}"
             self._finish(text.strip())
 
     def add(self) -> None:
@@ -354,14 +323,14 @@ class ModelsDialog(QDialog):
         if self.busy is not None:
             return
         job = lambda: register_user_model(self.store, path, family)  # noqa: E731
-        self._start(path.name, tr("Checking %1…").replace("%1", path.name), job, self._added)
+        self._start(path.name, tr("Checking {name}…").format(name=path.name), job, self._added)
 
     def _added(self, spec: object, error: BaseException | None) -> None:
         if error is not None:
-            self._finish(tr("Not added: %1").replace("%1", str(error)))
+            self._finish(tr("Not added: {error}").format(error=error))
             return
         name = getattr(spec, "name", "")
-        self._finish(tr("Added %1 (user supplied, unverified).").replace("%1", name))
+        self._finish(tr("Added {name} (user supplied, unverified).").format(name=name))
         self.select(name)
         self.changed.emit()
 
@@ -373,14 +342,14 @@ class ModelsDialog(QDialog):
         try:
             if spec.user_supplied:
                 self.store.unregister_user_model(spec.name)
-                text = tr("Forgot %1 (its file was left where it is).")
+                text = tr("Forgot {name} (its file was left where it is).")
             else:
                 self.store.remove_download(spec.name)
-                text = tr("Deleted the downloaded file of %1.")
+                text = tr("Deleted the downloaded file of {name}.")
         except (OSError, ModelError) as exc:
-            self.status.setText(tr("Not removed: %1").replace("%1", str(exc)))
+            self.status.setText(tr("Not removed: {error}").format(error=exc))
             return
-        self.status.setText(text.replace("%1", spec.name))
+        self.status.setText(text.format(name=spec.name))
         self.refresh()
         self.changed.emit()
 
@@ -394,7 +363,7 @@ class ModelsDialog(QDialog):
         ]
         self.in_use.add(name)
         self.use_requested.emit(edits)
-        self.status.setText(tr("The app now uses %1.").replace("%1", name))
+        self.status.setText(tr("The app now uses {name}.").format(name=name))
         self.refresh()
 
     def done(self, result: int) -> None:
