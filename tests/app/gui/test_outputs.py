@@ -183,11 +183,12 @@ def test_outputs_that_were_on_come_back_on(qtbot, make_window, wait_ready, fake_
     state = settings_store.load().state
     assert set(state.outputs_on) == {"stream", "virtual_camera"}
     second = make_window(state=state)
+    buttons = second.outputs_panel.buttons
     qtbot.waitUntil(
-        lambda: second.outputs.is_on("stream") and second.outputs.is_on("virtual_camera"),
+        lambda: all(buttons[n].isChecked() and buttons[n].isEnabled() for n in state.outputs_on),
         timeout=10000,
     )
-    assert second.outputs_panel.buttons["stream"].isChecked()
+    assert second.outputs.is_on("stream") and second.outputs.is_on("virtual_camera")
     # Switched off, it stays off at the next start; a recording never restarts itself.
     second.toggle_stream()
     second.close()
