@@ -14,6 +14,7 @@ from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
 from app.gui.display import has_display
+from app.gui.i18n import install_translator
 from app.gui.main_window import MainWindow
 from app.logs import Diagnostics
 from engine.runtime import settings_store
@@ -61,6 +62,8 @@ def launch(
     app.setWindowIcon(app_icon())
     apply_style(app)
     loaded = settings_store.load()
+    # Kept referenced until the app ends (Qt does not own it).
+    translator = install_translator(app, loaded.state.language or None)
     window = MainWindow(
         loaded.state,
         source=source,
@@ -80,6 +83,7 @@ def launch(
     elif args.quit_after_ms is not None:
         QTimer.singleShot(args.quit_after_ms, window.close)
     code = app.exec()
+    del translator
     if screenshot is not None and not screenshot.is_file():
         print(f"fusecam: error: the screenshot {screenshot} was not written", file=sys.stderr)
         return 1

@@ -5,6 +5,8 @@ from __future__ import annotations
 from PySide6.QtWidgets import QApplication
 
 from app.gui.controllers.bridge import EngineBridge
+from app.gui.guard_text import raw_marker
+from app.gui.i18n import tr
 from app.gui.qt_compat import guard_none_refcount
 from app.gui.widgets.preview import PreviewWidget
 from engine.runtime.session import LiveSession
@@ -16,7 +18,7 @@ def run_preview(session: LiveSession) -> None:
     guard_none_refcount()
     bridge = EngineBridge(session.engine)
     widget = PreviewWidget()
-    widget.setWindowTitle("Fusecam preview")
+    widget.setWindowTitle(tr("Fusecam preview"))
     widget.resize(960, 540)
 
     def pull(_frame_id: int) -> None:
@@ -24,6 +26,7 @@ def run_preview(session: LiveSession) -> None:
         _, packet = session.engine.output.read()
         if packet is not None:
             widget.show_frame(packet.result)
+            widget.set_marker(raw_marker(packet.check, session.engine.settings.output))
 
     bridge.frame_ready.connect(pull)
     widget.show()

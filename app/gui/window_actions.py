@@ -10,29 +10,61 @@ from pathlib import Path
 
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QAction, QKeyEvent
-from PySide6.QtWidgets import QAbstractSpinBox, QFileDialog, QLineEdit, QMainWindow, QWidget
+from PySide6.QtWidgets import (
+    QAbstractButton,
+    QAbstractItemView,
+    QAbstractSlider,
+    QAbstractSpinBox,
+    QComboBox,
+    QDockWidget,
+    QFileDialog,
+    QLabel,
+    QLineEdit,
+    QMainWindow,
+    QTabBar,
+    QWidget,
+)
 
 from app.gui.controllers.core import AppCore
 from app.gui.controllers.gallery import GalleryController, bundled_samples
 from app.gui.controllers.outputs import OutputsController
+from app.gui.controllers.tasks import TaskRunner
+from app.gui.i18n import tr
 from app.gui.widgets.controls import ControlPanel
 from app.gui.widgets.doctor_dialog import DoctorDialog
-from app.gui.widgets.hud import HudOverlay
+from app.gui.widgets.hud import HudOverlay, HudSize
 from app.gui.widgets.messages import MessageBar
+from app.gui.widgets.models_dialog import ModelsDialog
+from app.gui.widgets.outputs_panel import OutputsPanel
 from app.gui.widgets.preview import PreviewWidget
 from app.gui.widgets.shortcuts import ShortcutsDialog
 from app.logs import Diagnostics, log_dir
 from engine.core.settings_paths import get_path
+from engine.models import ModelError, ModelStore
 from engine.runtime.doctor import cpu_fallback_advice
+from engine.runtime.previews import MiniPreviewRenderer
+from engine.runtime.settings_store import AppState
 from engine.sources.choice import InputChoice
 
-IMAGE_FILTER = "Images (*.jpg *.jpeg *.png *.bmp *.webp)"
-INPUT_FILTER = "Videos and images (*.mp4 *.mov *.avi *.mkv *.webm *.jpg *.jpeg *.png *.bmp)"
+IMAGE_FILTER = "(*.jpg *.jpeg *.png *.bmp *.webp)"
+INPUT_FILTER = "(*.mp4 *.mov *.avi *.mkv *.webm *.jpg *.jpeg *.png *.bmp)"
+# Controls that Space operates once the keyboard has moved focus to them (they take
+# focus by Tab only, so a mouse click leaves Space to the original view).
+KEYBOARD_CONTROLS = (
+    QAbstractButton,
+    QComboBox,
+    QAbstractSlider,
+    QTabBar,
+    QAbstractItemView,
+    QLineEdit,
+    QAbstractSpinBox,
+)
 
 
 class WindowActions(QMainWindow):
     _crash_signal = Signal(str)  # a crash report's path, from whichever thread crashed
     # Provided by MainWindow.
+    state: AppState
     messages: MessageBar
     core: AppCore
     controls: ControlPanel
@@ -40,6 +72,10 @@ class WindowActions(QMainWindow):
     outputs: OutputsController
     hud: HudOverlay
     preview: PreviewWidget
+    outputs_panel: OutputsPanel
+    provider_label: QLabel
+    dock: QDockWidget
+    renderer: MiniPreviewRenderer
     hud_action: QAction  # set by build_menus (original_action too)
     original_action: QAction
     _last_enhancer_mode: str = "builtin"
@@ -55,6 +91,9 @@ class WindowActions(QMainWindow):
     def show_notice(self) -> None:
         raise NotImplementedError
 
+    def save_state(self) -> None:
+        raise NotImplementedError
+
     # --- diagnostics ---------------------------------------------------------------------
     def watch_crashes(self, diagnostics: Diagnostics) -> None:
         """Say in the message bar where a crash report went (the app may go on)."""
@@ -62,17 +101,17 @@ class WindowActions(QMainWindow):
         diagnostics.listeners.append(lambda path: self._crash_signal.emit(str(path)))
 
     def _on_crash_report(self, path: str) -> None:
-        self.messages.post(
-            f"Fusecam hit an internal error; a report was written to {path}. "
-            "Please attach it when you report the problem.",
-            "error",
+        text = tr(
+            "Fusecam hit an internal error; a report was written to {path}. "
+            "Please attach it when you report the problem."
         )
+        self.messages.post(text.format(path=path), "error")
 
     def show_doctor(self) -> None:
         folder = log_dir()
         DoctorDialog(
             self.core.engine.settings.models.provider,
-            f"Log file and crash reports: {folder}",
+            tr("Log file and crash reports: {folder}").format(folder=folder),
             self,
         ).exec()
 
@@ -85,18 +124,23 @@ class WindowActions(QMainWindow):
     # --- dialogs -------------------------------------------------------------------------
     def open_input_dialog(self) -> None:
         path, _ = QFileDialog.getOpenFileName(
-            self, "Open a video or image as input", "", INPUT_FILTER
+            self,
+            tr("Open a video or image as input"),
+            "",
+            tr("Videos and images") + " " + INPUT_FILTER,
         )
         if path:
             self._user_input(dataclasses.replace(self.controls.choice, kind="file", path=path))
 
     def add_faces_dialog(self) -> None:
-        paths, _ = QFileDialog.getOpenFileNames(self, "Add face photos", "", IMAGE_FILTER)
+        images = tr("Images") + " " + IMAGE_FILTER
+        paths, _ = QFileDialog.getOpenFileNames(self, tr("Add face photos"), "", images)
         if paths:
             self.gallery.add_files(Path(p) for p in paths)
 
     def add_person_dialog(self) -> None:
-        paths, _ = QFileDialog.getOpenFileNames(self, "Photos of one person", "", IMAGE_FILTER)
+        images = tr("Images") + " " + IMAGE_FILTER
+        paths, _ = QFileDialog.getOpenFileNames(self, tr("Photos of one person"), "", images)
         if paths:
             self.gallery.add_group([Path(p) for p in paths])
 
@@ -105,7 +149,7 @@ class WindowActions(QMainWindow):
             self.gallery.add_group([Path(p) for p in entry.paths])
 
     def choose_record_folder(self) -> None:
-        folder = QFileDialog.getExistingDirectory(self, "Folder for recordings")
+        folder = QFileDialog.getExistingDirectory(self, tr("Folder for recordings"))
         if folder:
             self.outputs.record_dir = Path(folder)
             self.schedule_save()
@@ -113,10 +157,51 @@ class WindowActions(QMainWindow):
     def show_shortcuts(self) -> None:
         ShortcutsDialog(self).open()
 
+    def show_models(self) -> ModelsDialog:
+        """The Models dialog (non-modal: the stream keeps running behind it)."""
+        settings = self.core.engine.settings
+        in_use = [settings.models.enhancer_model]
+        if settings.swap.swapper != "builtin":
+            in_use += [settings.models.swapper_model, settings.models.recognition_model]
+        jobs = TaskRunner("models-dialog", self)  # stopped by the dialog when it closes
+        dialog = ModelsDialog(ModelStore(), jobs, in_use, self)
+        dialog.use_requested.connect(self._use_models)
+        dialog.changed.connect(self.refresh_model_choices)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.show()
+        self.models_dialog = dialog
+        return dialog
+
+    def _use_models(self, edits: list[tuple[str, str]]) -> None:
+        for path, value in edits:
+            self.core.apply(path, value)
+        self.refresh_model_choices()
+
+    def refresh_model_choices(self) -> None:
+        """The neural enhancers the Enhancer section offers (registered GFPGAN models)."""
+        try:
+            statuses = ModelStore().list_status()
+        except (ModelError, OSError, ValueError) as exc:  # a broken registry: say so, go on
+            self.messages.post(
+                tr("Models could not be listed: {error}").format(error=exc), "warning"
+            )
+            return
+        names = [s.spec.name for s in statuses if s.spec.family == "gfpgan" and s.available]
+        self.controls.set_enhancer_models(names)
+        self.controls.sync(self.core.engine.settings)
+
     # --- the original view (menu, shortcut, Space held) ------------------------------------
     def set_showing_original(self, on: bool) -> None:
         self.showing_original = on
-        self.preview.set_caption("ORIGINAL" if on else "")
+        if not on:
+            caption = ""
+        elif self._original_toggled:
+            caption = tr("ORIGINAL — press O to go back")
+        else:
+            caption = tr("ORIGINAL — release Space to go back")
+        self.preview.set_caption(caption)
+        if on:
+            self.preview.set_marker("")
         self.original_action.setChecked(on)
         _, packet = self.core.engine.output.read()
         if packet is not None:
@@ -134,7 +219,7 @@ class WindowActions(QMainWindow):
                 key_event.key() == Qt.Key.Key_Space
                 and isinstance(watched, QWidget)
                 and watched.window() is self
-                and not isinstance(watched, QLineEdit | QAbstractSpinBox)
+                and not isinstance(watched, KEYBOARD_CONTROLS)
             ):
                 if not key_event.isAutoRepeat():
                     pressed = event.type() == QEvent.Type.KeyPress
@@ -165,6 +250,21 @@ class WindowActions(QMainWindow):
         self.hud.setVisible(not self.hud.isVisible())
         self.hud_action.setChecked(self.hud.isVisible())
         self.schedule_save()
+
+    def set_hud_size(self, mode: HudSize) -> None:
+        self.hud.set_size_mode(mode)
+        self.schedule_save()
+
+    def toggle_controls(self) -> None:
+        """Hide the control panel for the biggest preview (C, or View → Control panel)."""
+        self.dock.setVisible(not self.dock.isVisible())
+        self.schedule_save()
+
+    def set_language(self, language: str) -> None:
+        """Takes effect at the next start (every text is set when its widget is built)."""
+        self.state = dataclasses.replace(self.state, language=language)
+        self.save_state()
+        self.messages.post(tr("The language changes when Fusecam starts again."), "info")
 
     def toggle_virtual_camera(self) -> None:
         self.outputs.toggle("virtual_camera")

@@ -8,7 +8,12 @@ the onnxruntime sessions they run in (engine.models.onnx). `fusecam models` driv
     store.resolve(name)                        # checked Path, or a typed error
 """
 
-from engine.models.download import DownloadResult, download_model, needs_licence_acceptance
+from engine.models.download import (
+    DownloadResult,
+    download_missing,
+    download_model,
+    needs_licence_acceptance,
+)
 from engine.models.errors import (
     ChecksumMismatch,
     DownloadCancelled,
@@ -43,6 +48,7 @@ __all__ = [
     "SignatureError",
     "UnknownModelError",
     "default_data_dir",
+    "download_missing",
     "download_model",
     "load_manifest",
     "needs_licence_acceptance",

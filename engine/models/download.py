@@ -101,6 +101,25 @@ def download_model(
     )
 
 
+def download_missing(
+    store: ModelStore,
+    name: str,
+    *,
+    progress: ProgressCallback | None = None,
+    cancel: CancelCheck | None = None,
+) -> list[str]:
+    """`name` and every model it needs that is not ready yet, dependencies first; the
+    caller has shown each one's licence notice and the user accepted them by asking.
+    Returns the names fetched."""
+    fetched = []
+    for spec in store.requirements(name):
+        if not spec.downloadable or store.status_of(spec).state == "ready":
+            continue
+        download_model(store, spec.name, accept_licence=True, progress=progress, cancel=cancel)
+        fetched.append(spec.name)
+    return fetched
+
+
 def _mirrors(
     store: ModelStore, spec: ModelSpec, urls: tuple[str, ...] | None, accept_licence: bool
 ) -> tuple[str, ...]:

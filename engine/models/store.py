@@ -15,13 +15,14 @@ from typing import Literal
 import platformdirs
 
 from engine.core.paths import MODELS_DIR
-from engine.models.errors import ModelCorruptError, ModelMissingError
+from engine.models.errors import ModelCorruptError, ModelError, ModelMissingError
 from engine.models.hashing import (
     CancelCheck,
     ProgressCallback,
     clear_stamp,
     sha256_file,
     stamp_matches,
+    stamp_path,
     write_stamp,
 )
 from engine.models.manifest import MANIFEST_PATH, Manifest, ModelSpec, load_manifest
@@ -110,6 +111,18 @@ class ModelStore:
 
     def unregister_user_model(self, name: str) -> bool:
         return unregister_user_model(self.models_dir, name)
+
+    def remove_download(self, name: str) -> bool:
+        """Delete a downloaded model's file (and its stamp and partial download); bundled
+        and user-supplied files are never touched. False when there was nothing to delete."""
+        spec = self.spec(name)
+        if spec.bundled or spec.user_supplied:
+            raise ModelError(f"model {name!r} is not a download; nothing was deleted")
+        path = self.path_of(spec)
+        found = path.is_file() or self.part_path(spec).is_file()
+        for leftover in (path, stamp_path(path), self.part_path(spec)):
+            leftover.unlink(missing_ok=True)  # an OSError (permissions) reaches the caller
+        return found
 
     def requirements(self, name: str) -> list[ModelSpec]:
         """`name` and everything it needs, dependencies first, each once."""

@@ -42,15 +42,6 @@ from engine.outputs.label import draw_label
 
 Decision = Literal["swapped", "held", "covered", "card", "raw"]
 
-# What a miss means, for the card and the app's status line.
-MISS_TEXT: dict[SwapMiss, str] = {
-    "starting": "starting",
-    "stage_failed": "a processing step failed",
-    "no_face": "no face found",
-    "swap_off": "face swap is off",
-    "no_source": "no source face chosen",
-    "not_swapped": "a face was not swapped",
-}
 _NOT_PROCESSED = SwapCheck(False, "starting")
 
 

@@ -59,6 +59,15 @@ class FaceSelection:
         else:
             self.set_swap(source_key=key, enabled=True)
 
+    def start_mapping(self) -> bool:
+        """Map mode was chosen with nothing mapped: the face in use becomes the leftmost
+        one, so switching modes never drops the swap. True when it changed the settings."""
+        swap = self._settings().swap
+        if swap.source_keys or swap.source_key is None:
+            return False
+        self.set_swap(source_keys=(swap.source_key,))
+        return True
+
     def on_loaded(self, key: str) -> None:
         swap = self._settings().swap
         if key in self.pending_keys:

@@ -42,6 +42,10 @@ class GalleryEntry:
             raise ValueError("a gallery entry needs at least one path")
 
 
+HudCorner = Literal["top-left", "top-right", "bottom-left", "bottom-right"]
+HudSize = Literal["auto", "compact", "full"]
+
+
 @dataclass(frozen=True, slots=True)
 class AppState:
     engine: EngineSettings = field(default_factory=EngineSettings)
@@ -53,6 +57,17 @@ class AppState:
     stream_port: int = 8080  # 0: any free port
     output_delay_ms: int = 0
     window_geometry: str | None = None  # Qt saveGeometry(), base64
+    # Outputs switched on at exit come back on ("virtual_camera", "stream"), and their options.
+    outputs_on: tuple[str, ...] = ()
+    vcam_device: str | None = None  # None: the first free one
+    stream_lan: bool = False  # reachable from other devices (with `stream_token`)
+    stream_token: str | None = None
+    record_side_by_side: bool = False
+    hud_corner: HudCorner = "top-left"
+    hud_size: HudSize = "auto"
+    gallery_height: int = 0  # px; 0: sized to the window
+    controls_visible: bool = True
+    language: str = ""  # "de", "en"…; "": the system's
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,6 +22,25 @@ def _roi_rect(roi: Roi) -> tuple[tuple[float, float], tuple[float, float], float
     return (roi.cx, roi.cy), (roi.size, roi.size), math.degrees(roi.angle)
 
 
+def draw_tag(out: Frame, text: str, around: np.ndarray) -> None:
+    """`text` on a dark box just above the points `around` (below when there is no room),
+    kept inside the frame and sized to it, so it never runs into the mesh, the square
+    or the frame's edge."""
+    h, w = out.shape[:2]
+    scale = float(np.clip(min(h, w) / 900, 0.35, 0.8))
+    (tw, th), base = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, 1)
+    pad = max(2, round(th * 0.35))
+    box_w, box_h = tw + 2 * pad, th + base + 2 * pad
+    top, bottom = float(around[:, 1].min()), float(around[:, 1].max())
+    y0 = round(top) - box_h - 4 if top - box_h - 4 >= 0 else round(bottom) + 4
+    y0 = int(np.clip(y0, 0, max(0, h - box_h)))
+    x0 = int(np.clip(round(float(around[:, 0].mean()) - box_w / 2), 0, max(0, w - box_w)))
+    roi = out[y0 : y0 + box_h, x0 : x0 + box_w]
+    roi[:] = (roi.astype(np.uint16) // 4).astype(np.uint8)
+    origin = (x0 + pad, y0 + pad + th)
+    cv2.putText(out, text, origin, cv2.FONT_HERSHEY_SIMPLEX, scale, (255, 255, 255), 1, cv2.LINE_AA)
+
+
 class OverlayStage(Stage):
     name: ClassVar[str] = "overlay"
 
@@ -70,15 +89,7 @@ class OverlayStage(Stage):
                         cv2.LINE_AA,
                     )
                 label = (
-                    f"yaw {pose.yaw_deg:+.0f} pitch {pose.pitch_deg:+.0f} roll {pose.roll_deg:+.0f}"
+                    f"yaw {round(pose.yaw_deg):+d} pitch {round(pose.pitch_deg):+d} "
+                    f"roll {round(pose.roll_deg):+d}"
                 )
-                cv2.putText(
-                    out,
-                    label,
-                    (int(pts[10, 0] / 4) - 80, int(pts[10, 1] / 4) - 12),
-                    cv2.FONT_HERSHEY_SIMPLEX,
-                    0.5,
-                    (255, 255, 255),
-                    1,
-                    cv2.LINE_AA,
-                )
+                draw_tag(out, label, corners)

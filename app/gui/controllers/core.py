@@ -7,6 +7,7 @@ camera, enumerating cameras — runs on the `io` task thread; face loading runs 
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from typing import Any
 
@@ -14,14 +15,15 @@ from PySide6.QtCore import QObject, Signal
 
 from app.gui.controllers.bridge import EngineBridge
 from app.gui.controllers.tasks import TaskRunner
+from app.gui.i18n import tr
 from engine.core.settings import EngineSettings
 from engine.core.settings_paths import with_path
 from engine.core.threads import Worker
 from engine.runtime.factory import build_stages
 from engine.runtime.pipeline import Engine
 from engine.runtime.session import LiveSession
-from engine.sources import CameraSource
-from engine.sources.base import FrameSource
+from engine.sources import CameraSource, DemoSource
+from engine.sources.base import FrameSource, SourceError
 from engine.sources.choice import InputChoice, make_input_source
 from engine.stages.base import Stage
 from engine.swap.library import SourceLibrary
@@ -81,8 +83,10 @@ class AppCore(QObject):
             log.error("building the face stages failed: %s", error)
             self.message.emit(
                 "error",
-                f"The face-swap stages could not start ({error}); "
-                "showing the camera image unchanged.",
+                tr(
+                    "The face-swap stages could not start ({error}); the preview shows the "
+                    "camera image, the outputs show a placeholder card."
+                ).format(error=error),
             )
         else:
             self.session.set_stages(stages)
@@ -124,10 +128,27 @@ class AppCore(QObject):
 
     # --- input ---------------------------------------------------------------------------
     def use_source(self, source: FrameSource, choice: InputChoice) -> None:
-        """An already built source (command line, tests): opened here if needed."""
+        """An already built source (command line, tests): opened here if needed. One
+        that cannot open (`--camera 0` with no camera) gives way to the demo, with a
+        message: the app opens either way."""
+        try:
+            self.session.switch_source(source)
+        except SourceError as exc:
+            source, choice = self._demo_instead(str(exc), choice)
         self.choice = choice
-        self.session.switch_source(source)
         self.input_switched.emit(choice, source)
+
+    def _demo_instead(self, reason: str, choice: InputChoice) -> tuple[FrameSource, InputChoice]:
+        """The demo source, running, after `choice` could not open; the user is told."""
+        self.message.emit(
+            "warning",
+            tr("{reason} — showing the demo instead. Pick a camera in Input when one is connected.")
+            .format(reason=reason),
+        )  # fmt: skip
+        size = (choice.width, choice.height) if choice.width and choice.height else None
+        demo = DemoSource(size=size, on_error=self.bridge.report_error)
+        self.session.switch_source(demo)
+        return demo, dataclasses.replace(choice, kind="demo", path=None)
 
     def switch_input(self, choice: InputChoice) -> None:
         """Open the new input off the GUI thread; the old one runs until the new is ready.
@@ -145,14 +166,21 @@ class AppCore(QObject):
         self, choice: InputChoice, source: FrameSource | None, error: BaseException | None
     ) -> None:
         self._opening = None
-        if error is not None or source is None:
+        if (error is not None or source is None) and self.session.source is None:
+            # Nothing runs yet (the saved camera is gone): the demo, not a black window.
+            source, demo_choice = self._demo_instead(str(error), choice)
+            self.choice = demo_choice
+            self.input_switched.emit(demo_choice, source)
+        elif error is not None or source is None:
             self.input_failed.emit(choice, str(error))
         else:
             if choice.kind == "auto" and source.kind == "demo":
                 self.message.emit(
                     "warning",
-                    "No camera could be opened; showing the demo "
-                    "source. Pick a camera in Input when one is connected.",
+                    tr(
+                        "No camera could be opened; showing the demo "
+                        "source. Pick a camera in Input when one is connected."
+                    ),
                 )
             self.choice = choice
             self.session.switch_source(source)
@@ -166,6 +194,6 @@ class AppCore(QObject):
 
     def _on_cameras(self, found: list[int] | None, error: BaseException | None) -> None:
         if error is not None:
-            self.message.emit("warning", f"Could not list cameras: {error}")
+            self.message.emit("warning", tr("Could not list cameras: {error}").format(error=error))
             return
         self.cameras_found.emit(found or [])

@@ -18,6 +18,7 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 
 from app.gui.controllers.tasks import TaskRunner
+from app.gui.i18n import tr
 from app.gui.widgets.gallery import FaceTile, GalleryPanel
 from engine.core.imageio import IMAGE_SUFFIXES
 from engine.core.paths import DEFAULT_SOURCE_FACE, SAMPLE_FACES_DIR
@@ -52,7 +53,7 @@ def short_reason(message: str) -> str:
     repeat the file's path are dropped; the tile's tooltip keeps the whole message."""
     reason = message.split(": ", 1)[1] if ": " in message else message
     reason = re.sub(r"\s*\([^()]*[/\\][^()]*\)", "", reason).strip()
-    return reason[:1].upper() + reason[1:] if reason else "Could not load"
+    return reason[:1].upper() + reason[1:] if reason else tr("Could not load")
 
 
 @dataclass(slots=True)
@@ -91,7 +92,7 @@ class GalleryController(QObject):
         """Each image (or each image in a folder) becomes its own face."""
         files = expand_paths(paths)
         if not files:
-            self.message.emit("warning", "No images found to add (use JPEG or PNG photos).")
+            self.message.emit("warning", tr("No images found to add (use JPEG or PNG photos)."))
             return []
         return [self.add_group([p]) for p in files]
 
@@ -133,7 +134,9 @@ class GalleryController(QObject):
         item.key, item.name = info.key, info.name
         tile.set_ready(info.key, info.name, info.thumbnail, info.warning)
         if duplicate is not None:
-            self.message.emit("info", f"{info.name} is already in the gallery.")
+            self.message.emit(
+                "info", tr("{name} is already in the gallery.").format(name=info.name)
+            )
             self.remove(entry_id)
             return
         self.face_loaded.emit(info.key)
@@ -187,8 +190,9 @@ class GalleryController(QObject):
         if item is None:
             return
         if item.key is None:
-            reason = item.error or "still loading"
-            self.message.emit("warning", f"{item.name} cannot be used: {reason}")
+            reason = item.error or tr("still loading")
+            text = tr("{name} cannot be used: {reason}").format(name=item.name, reason=reason)
+            self.message.emit("warning", text)
             return
         self.activate_requested.emit(item.key, ctrl)
 
@@ -205,7 +209,7 @@ class GalleryController(QObject):
         swap = settings.swap
         mapped = list(swap.source_keys) if swap.face_selection == "map" else []
         for tile in self.panel.tiles():
-            if mapped:
+            if swap.face_selection == "map":  # only mapped faces are swapped: nothing else lit
                 tile.set_active(tile.key in mapped)
             else:
                 tile.set_active(tile.key is not None and tile.key == swap.source_key)

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.gui.i18n import tr
 from engine.core.settings import ExecutionProvider
 from engine.runtime.doctor import format_report, run_checks
 
@@ -28,17 +29,20 @@ class DoctorDialog(QDialog):
         self, provider: ExecutionProvider, logs_text: str, parent: QWidget | None = None
     ) -> None:
         super().__init__(parent)
-        self.setWindowTitle("System check")
+        self.setWindowTitle(tr("System check"))
         self.resize(760, 520)
         self._provider = provider
         layout = QVBoxLayout(self)
         intro = QLabel(
-            "What this computer can run on and what is missing, each with its fix "
-            "(the same as <code>fusecam doctor</code>)."
+            tr(
+                "What this computer can run on and what is missing, each with its fix "
+                "(the same as <code>fusecam doctor</code>)."
+            )
         )
         intro.setWordWrap(True)
         layout.addWidget(intro)
-        self.report = QPlainTextEdit("Checking…")
+        self.report = QPlainTextEdit(tr("Checking…"))
+        self.report.setAccessibleName(tr("System check report"))
         self.report.setReadOnly(True)
         self.report.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         layout.addWidget(self.report, 1)
@@ -47,8 +51,8 @@ class DoctorDialog(QDialog):
         logs.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         layout.addWidget(logs)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
-        self.again = QPushButton("Check again")
-        copy = QPushButton("Copy report")
+        self.again = QPushButton(tr("Check again"))
+        copy = QPushButton(tr("Copy report"))
         buttons.addButton(self.again, QDialogButtonBox.ButtonRole.ActionRole)
         buttons.addButton(copy, QDialogButtonBox.ButtonRole.ActionRole)
         buttons.rejected.connect(self.reject)
@@ -60,7 +64,7 @@ class DoctorDialog(QDialog):
 
     def check(self) -> None:
         self.again.setEnabled(False)
-        self.report.setPlainText("Checking…")
+        self.report.setPlainText(tr("Checking…"))
         threading.Thread(target=self._run, name="system-check", daemon=True).start()
 
     def _run(self) -> None:

@@ -1,18 +1,22 @@
 """Heads-up display over the preview: fps, latency, per-stage time bar, execution provider.
 
-It paints a small translucent card in the preview's corner. Numbers come from
-`FrameStats.snapshot()` a few times a second (a cheap read, not engine work).
+It paints a small translucent card in a corner of the picture. Numbers come from
+`FrameStats.snapshot()` a few times a second (a cheap read, not engine work). The card
+is compact (one line and the bar) when the picture is small, so it never covers the
+face; drag it to another corner, double-click it to switch compact ↔ full.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Literal
 
-from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QPainter, QPaintEvent
+from PySide6.QtCore import QPoint, QRectF, Qt, Signal
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QMouseEvent, QPainter, QPaintEvent
 from PySide6.QtWidgets import QWidget
 
+from app.gui.i18n import tr
 from engine.core.stats import StatsSnapshot
 from engine.runtime.governor import GovernorStatus
 
@@ -34,6 +38,12 @@ PALETTE = (
 )
 CARD_W = 300
 PAD = 10
+# "auto": compact while the picture is smaller than this (the full card covers a head).
+FULL_MIN_PICTURE = (760, 430)
+Corner = Literal["top-left", "top-right", "bottom-left", "bottom-right"]
+CORNERS: tuple[Corner, ...] = ("top-left", "top-right", "bottom-left", "bottom-right")
+HudSize = Literal["auto", "compact", "full"]
+HUD_SIZES: tuple[HudSize, ...] = ("auto", "compact", "full")
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +66,6 @@ class HudData:
     stages: tuple[StageTime, ...] = ()
     providers: tuple[str, ...] = ()
     dropped: int = 0
-    showing_original: bool = False
     quality: str = ""  # the quality governor's step ("" when no target is set)
     quality_reason: str = ""
     enhancer_costs: tuple[str, ...] = ()  # measured per mode, e.g. "builtin: −8.0 fps, …"
@@ -65,7 +74,6 @@ class HudData:
     def from_snapshot(
         snap: StatsSnapshot,
         providers: Sequence[str],
-        showing_original: bool = False,
         order: Sequence[str] = (),
         governor: GovernorStatus | None = None,
         enhancer_costs: Sequence[str] = (),
@@ -86,7 +94,6 @@ class HudData:
             stages=stages,
             providers=tuple(providers),
             dropped=snap.dropped,
-            showing_original=showing_original,
             quality=quality_step_text(governor),
             quality_reason=governor.reason if governor is not None and governor.active else "",
             enhancer_costs=tuple(enhancer_costs),
@@ -116,38 +123,107 @@ def short_provider(name: str) -> str:
 
 
 class HudOverlay(QWidget):
-    """Child of the preview; transparent for the mouse so it never steals clicks."""
+    """Child of the preview, placed by it in `corner` of the picture. Drag to move (it
+    snaps to the nearest corner: `moved(corner)`), double-click to toggle its size
+    (`size_changed(mode)`)."""
+
+    moved = Signal(str)
+    size_changed = Signal(str)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.data = HudData()
-        self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
         self.setAttribute(Qt.WidgetAttribute.WA_NoSystemBackground)
+        self.setCursor(Qt.CursorShape.OpenHandCursor)
+        self.setAccessibleName(tr("Performance"))
         self._font = QFont(self.font())
         self._font.setPointSizeF(9.0)
         self._small = QFont(self._font)
         self._small.setPointSizeF(8.0)
         self.updates = 0
-        self.resize(CARD_W, self._height())
+        self.corner: Corner = "top-left"
+        self.size_mode: HudSize = "auto"
+        self._small_picture = False
+        self._drag_from: QPoint | None = None
+        self._resize()
+
+    # --- size and place -------------------------------------------------------------------
+    @property
+    def compact(self) -> bool:
+        return self.size_mode == "compact" or (self.size_mode == "auto" and self._small_picture)
+
+    def fit_picture(self, width: float, height: float) -> None:
+        """The preview tells the size of the picture it shows (for "auto")."""
+        small = width < FULL_MIN_PICTURE[0] or height < FULL_MIN_PICTURE[1]
+        if small != self._small_picture:
+            self._small_picture = small
+            self._resize()
+
+    def set_size_mode(self, mode: HudSize) -> None:
+        self.size_mode = mode
+        self._resize()
+
+    def set_corner(self, corner: Corner) -> None:
+        self.corner = corner
+
+    def _lines(self) -> list[str]:
+        lines = self.data.lines()
+        return lines[:1] if self.compact else lines
+
+    def _width(self) -> int:
+        """Full: a fixed card. Compact: as wide as its one line (never wider than full)."""
+        if not self.compact:
+            return CARD_W
+        line = self.data.lines()[0]
+        return min(CARD_W, QFontMetrics(self._font).horizontalAdvance(line) + 2 * PAD + 4)
 
     def _height(self) -> int:
-        legend_rows = (len(self.data.stages) + 1) // 2
-        return (
-            2 * PAD
-            + len(self.data.lines()) * 16
-            + 8
-            + 10
-            + 4
-            + legend_rows * 14
-            + (16 if self.data.showing_original else 0)
-        )
+        legend_rows = 0 if self.compact else (len(self.data.stages) + 1) // 2
+        legend = 10 + legend_rows * 14 if legend_rows else 0
+        return 2 * PAD + len(self._lines()) * 16 + 8 + 10 + legend
+
+    def _resize(self) -> None:
+        self.resize(self._width(), self._height())
+        self.setAccessibleDescription(" · ".join(self.data.lines()))
+        parent = self.parentWidget()
+        if parent is not None:
+            parent.update()  # the preview re-places the card (its resize hook)
 
     def set_data(self, data: HudData) -> None:
         self.data = data
         self.updates += 1
-        self.resize(CARD_W, self._height())
+        self._resize()
         self.update()
 
+    # --- mouse: drag to a corner, double-click for the other size ---------------------------
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        if event.button() == Qt.MouseButton.LeftButton:
+            self._drag_from = event.position().toPoint()
+            self.setCursor(Qt.CursorShape.ClosedHandCursor)
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:
+        if self._drag_from is not None:
+            self.move(self.mapToParent(event.position().toPoint() - self._drag_from))
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        if self._drag_from is None:
+            return
+        self._drag_from = None
+        self.setCursor(Qt.CursorShape.OpenHandCursor)
+        parent = self.parentWidget()
+        if parent is None:
+            return
+        centre = self.geometry().center()
+        right = centre.x() > parent.width() / 2
+        bottom = centre.y() > parent.height() / 2
+        self.corner = f"{'bottom' if bottom else 'top'}-{'right' if right else 'left'}"  # type: ignore[assignment]
+        self.moved.emit(self.corner)
+
+    def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:
+        self.set_size_mode("full" if self.compact else "compact")
+        self.size_changed.emit(self.size_mode)
+
+    # --- painting -------------------------------------------------------------------------
     def paintEvent(self, event: QPaintEvent) -> None:
         p = QPainter(self)
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
@@ -156,16 +232,21 @@ class HudOverlay(QWidget):
         p.drawRoundedRect(QRectF(self.rect()), 8, 8)
         p.setFont(self._font)
         p.setPen(QColor(230, 232, 236))
+        width = self._width()
         y = PAD + 12
         metrics = p.fontMetrics()
-        for line in self.data.lines():
+        for line in self._lines():
             # Governor reasons can be long: elide rather than run off the card.
-            shown = metrics.elidedText(line, Qt.TextElideMode.ElideRight, CARD_W - 2 * PAD)
+            shown = metrics.elidedText(line, Qt.TextElideMode.ElideRight, width - 2 * PAD)
             p.drawText(PAD, y, shown)
             y += 16
         y += 4
-        self._paint_bar(p, QRectF(PAD, y, CARD_W - 2 * PAD, 10))
-        y += 14 + 10
+        self._paint_bar(p, QRectF(PAD, y, width - 2 * PAD, 10))
+        if not self.compact:
+            self._paint_legend(p, y + 14 + 10)
+        p.end()
+
+    def _paint_legend(self, p: QPainter, y: int) -> None:
         p.setFont(self._small)
         col_w = (CARD_W - 2 * PAD) / 2
         for i, stage in enumerate(self.data.stages):
@@ -176,11 +257,6 @@ class HudOverlay(QWidget):
             p.drawRect(QRectF(x, row_y - 8, 8, 8))
             p.setPen(QColor(200, 204, 210))
             p.drawText(int(x + 12), int(row_y), stage.text())
-        if self.data.showing_original:
-            p.setFont(self._font)
-            p.setPen(QColor(240, 200, 90))
-            p.drawText(PAD, self.height() - PAD, "ORIGINAL (release Space)")
-        p.end()
 
     def _paint_bar(self, p: QPainter, rect: QRectF) -> None:
         """Stacked p50 stage times against the 50 ms budget; a tick marks the budget.

@@ -12,6 +12,8 @@ from typing import Literal
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QToolButton, QVBoxLayout, QWidget
 
+from app.gui.i18n import QT_TR_NOOP, tr
+
 Level = Literal["info", "warning", "error"]
 
 INFO_VISIBLE_MS = 6000
@@ -29,24 +31,42 @@ class Advice:
 ADVICE: tuple[Advice, ...] = (
     Advice(
         "busy",
-        "Close other apps that use the camera (Zoom, OBS, a browser tab) or pick another camera.",
+        QT_TR_NOOP(
+            "Close other apps that use the camera (Zoom, OBS, a browser tab) or pick "
+            "another camera."
+        ),
     ),
-    Advice("lost", "Check the cable; Fusecam reconnects on its own when the camera returns."),
-    Advice("cannot open", "Pick another camera in Input, or use the demo source."),
-    Advice("delivers no frames", "Try another resolution or frame rate, or another camera."),
-    Advice("model", "Get the model with `fusecam models download`, or pick the built-in mode."),
+    Advice(
+        "lost",
+        QT_TR_NOOP("Check the cable; Fusecam reconnects on its own when the camera returns."),
+    ),
+    Advice("cannot open", QT_TR_NOOP("Pick another camera in Input, or use the demo source.")),
+    Advice(
+        "delivers no frames",
+        QT_TR_NOOP("Try another resolution or frame rate, or another camera."),
+    ),
+    Advice(
+        "model", QT_TR_NOOP("Get the model in Models → Manage models, or pick the built-in mode.")
+    ),
     Advice(
         "virtual camera",
-        "Install the virtual camera driver (OBS Virtual Camera on "
-        "Windows/macOS, v4l2loopback on Linux), then switch it on again.",
+        QT_TR_NOOP(
+            "Install the virtual camera driver (OBS Virtual Camera on "
+            "Windows/macOS, v4l2loopback on Linux), then switch it on again."
+        ),
     ),
     Advice(
         "cannot listen",
-        "Another program uses that port: pick another port under Outputs (0 = any free port).",
+        QT_TR_NOOP(
+            "Another program uses that port: pick another port under Outputs (0 = any free port)."
+        ),
     ),
-    Advice("recorder", "Choose another folder for recordings (Outputs → Record folder)."),
-    Advice("no face", "Use a sharp, frontal photo where the face is clearly visible."),
-    Advice("not a readable image", "Use a JPEG or PNG photo."),
+    Advice(
+        "recorder",
+        QT_TR_NOOP("Choose another folder for recordings (File → Folder for recordings)."),
+    ),
+    Advice("no face", QT_TR_NOOP("Use a sharp, frontal photo where the face is clearly visible.")),
+    Advice("not a readable image", QT_TR_NOOP("Use a JPEG or PNG photo.")),
 )
 
 
@@ -54,7 +74,7 @@ def advice_for(where: str, message: str) -> str | None:
     text = f"{where}: {message}".lower()
     for advice in ADVICE:
         if advice.pattern in text:
-            return advice.text
+            return tr(advice.text)
     return None
 
 
@@ -62,7 +82,7 @@ class FallbackWatch:
     """Turns the selector stages' `info["<stage>_fallback"]` reasons (neural model loading,
     missing, failed) into message changes: one per change, never one per frame."""
 
-    STAGES = ("swapper", "enhancer")
+    STAGES = (QT_TR_NOOP("swapper"), QT_TR_NOOP("enhancer"))
 
     def __init__(self) -> None:
         self._reasons: dict[str, str | None] = dict.fromkeys(self.STAGES)
@@ -109,13 +129,15 @@ class MessageRow(QWidget):
         text_box.addWidget(self.label)
         text_box.addWidget(self.details)
         self.more = QToolButton()
-        self.more.setText("How to fix ▸")
+        self.more.setText(tr("How to fix ▸"))
+        self.more.setAccessibleName(tr("How to fix"))
         self.more.setAutoRaise(True)
         self.more.setVisible(bool(details.strip()))
         self.more.clicked.connect(self.toggle_details)
         close = QToolButton()
         close.setText("✕")
-        close.setToolTip("Dismiss")
+        close.setToolTip(tr("Dismiss"))
+        close.setAccessibleName(tr("Dismiss this message"))
         close.setAutoRaise(True)
         close.clicked.connect(lambda: self.closed.emit(self))
         layout.addLayout(text_box, 1)
@@ -125,7 +147,7 @@ class MessageRow(QWidget):
     def toggle_details(self) -> None:
         shown = not self.details.isVisible()
         self.details.setVisible(shown)
-        self.more.setText("Hide ▾" if shown else "How to fix ▸")
+        self.more.setText(tr("Hide ▾") if shown else tr("How to fix ▸"))
 
     def bump(self) -> None:
         self.count += 1
@@ -176,11 +198,13 @@ class MessageBar(QWidget):
         self.dismiss(key)
         if reason is None:
             if neural_wanted:
-                self.post(f"The neural {stage} is in use.", "info")
+                self.post(tr("The neural {stage} is in use.").format(stage=tr(stage)), "info")
         elif "loading" in reason:
-            self.post(f"Loading the neural {stage}…", "info", key=key)
+            self.post(tr("Loading the neural {stage}…").format(stage=tr(stage)), "info", key=key)
         else:
-            text = f"Neural {stage} unavailable ({reason}); using the built-in one."
+            text = tr("Neural {stage} unavailable ({reason}); using the built-in one.").format(
+                stage=tr(stage), reason=reason
+            )
             advice = advice_for(stage, reason)
             self.post(f"{text} — {advice}" if advice else text, "warning", key=key)
 

@@ -9,7 +9,9 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QCheckBox, QDialog, QDialogButtonBox, QLabel, QVBoxLayout, QWidget
 
-NOTICE_HTML = """
+from app.gui.i18n import QT_TR_NOOP, tr
+
+NOTICE_HTML = QT_TR_NOOP("""
 <h3>Use Fusecam responsibly</h3>
 <p>Fusecam replaces your face with another person's face, live.</p>
 <ul>
@@ -20,9 +22,9 @@ of the platforms you stream to.</li>
 <li>Tell your audience when what they see is synthetic. Fusecam draws a visible
 <b>SYNTHETIC</b> label on everything it sends out (virtual camera, stream and
 recordings; your own preview stays clean). It is on by default: to turn it off, untick
-the box below, or later <i>Outputs → Show a "SYNTHETIC" label</i>.</li>
+the box below, or later <i>Outputs → Show a “SYNTHETIC” label</i>.</li>
 </ul>
-"""
+""")
 
 
 class ResponsibleUseNotice(QDialog):
@@ -32,18 +34,20 @@ class ResponsibleUseNotice(QDialog):
 
     def __init__(self, label_on: bool, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Fusecam — responsible use")
+        self.setWindowTitle(tr("Fusecam — responsible use"))
         self.setObjectName("notice")
         self.setWindowModality(Qt.WindowModality.WindowModal)
         layout = QVBoxLayout(self)
-        text = QLabel(NOTICE_HTML)
+        text = QLabel(tr(NOTICE_HTML))
         text.setWordWrap(True)
         text.setTextFormat(Qt.TextFormat.RichText)
         text.setMinimumWidth(440)
-        self.label_box = QCheckBox('Show a visible "SYNTHETIC" label on the outputs')
+        self.label_box = QCheckBox(tr("Show a visible “SYNTHETIC” label on the outputs"))
         self.label_box.setChecked(label_on)
         buttons = QDialogButtonBox()
-        self.ok_button = buttons.addButton("I understand", QDialogButtonBox.ButtonRole.AcceptRole)
+        self.ok_button = buttons.addButton(
+            tr("I understand"), QDialogButtonBox.ButtonRole.AcceptRole
+        )
         buttons.accepted.connect(self.accept)
         layout.addWidget(text)
         layout.addWidget(self.label_box)

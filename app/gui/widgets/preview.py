@@ -1,13 +1,20 @@
-"""The preview widget: the newest output frame, scaled to fit with its aspect ratio kept."""
+"""The preview widget: the newest output frame, scaled to fit with its aspect ratio kept.
+
+Two tags may sit on the picture: a caption at the top (ORIGINAL, and how to leave it)
+and a marker at the bottom for a frame the swap missed (RAW: the outputs did not get
+it). The heads-up display sits in the corner the user dragged it to.
+"""
 
 from __future__ import annotations
 
 import cv2
 import numpy as np
-from PySide6.QtCore import QPoint, QRectF, Qt
+from PySide6.QtCore import QEvent, QObject, QPoint, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPaintEvent, QResizeEvent
 from PySide6.QtWidgets import QWidget
 
+from app.gui.i18n import tr
+from app.gui.widgets.hud import HudOverlay
 from engine.core.types import Frame
 
 
@@ -26,29 +33,66 @@ class PreviewWidget(QWidget):
         self.setMinimumSize(320, 180)
         self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent)
         self.frames_shown = 0
-        self.placeholder = "waiting for frames…"
+        self.placeholder = tr("waiting for frames…")
         self._caption = ""
-        self._overlay: QWidget | None = None
+        self._marker = ""
+        self._overlay: HudOverlay | None = None
+        self.setAccessibleName(tr("Preview"))
 
-    def set_overlay(self, widget: QWidget) -> None:
-        """A child (the HUD) kept in the image's top-left corner as the widget resizes."""
-        widget.setParent(self)
-        self._overlay = widget
+    def set_overlay(self, hud: HudOverlay) -> None:
+        """The HUD, kept in its corner of the picture as the widget resizes."""
+        hud.setParent(self)
+        hud.installEventFilter(self)  # re-placed when it changes size
+        hud.moved.connect(lambda _corner: self._place_overlay())
+        self._overlay = hud
         self._place_overlay()
 
     def set_caption(self, text: str) -> None:
-        """A short tag drawn in the top-right corner (e.g. ORIGINAL); "" hides it."""
+        """A short tag drawn at the top of the picture (e.g. ORIGINAL); "" hides it."""
         if text != self._caption:
             self._caption = text
+            self.setAccessibleDescription(text)
             self.update()
 
+    def set_marker(self, text: str) -> None:
+        """A tag at the bottom of the picture for a frame the swap missed; "" hides it."""
+        if text != self._marker:
+            self._marker = text
+            self.update()
+
+    @property
+    def marker(self) -> str:
+        return self._marker
+
     def _place_overlay(self) -> None:
-        """In the image's corner; in the side bar instead when the image leaves one wide
-        enough (a portrait input), so the overlay does not cover the picture."""
-        if self._overlay is not None:
-            rect = self.target_rect()
-            x = 10 if rect.left() >= self._overlay.width() + 20 else int(rect.left()) + 10
-            self._overlay.move(QPoint(x, int(rect.top()) + 10))
+        """In its corner of the picture; in the side bar instead when the picture leaves
+        one wide enough (a portrait input), so the card does not cover the picture."""
+        hud = self._overlay
+        if hud is None:
+            return
+        rect = self.target_rect()
+        hud.fit_picture(rect.width(), rect.height())
+        right = hud.corner.endswith("right")
+        if right:
+            bar = self.width() - rect.right()
+            x = (
+                self.width() - hud.width() - 10
+                if bar >= hud.width() + 20
+                else rect.right() - hud.width() - 10
+            )
+        else:
+            x = 10 if rect.left() >= hud.width() + 20 else rect.left() + 10
+        y = (
+            rect.bottom() - hud.height() - 10
+            if hud.corner.startswith("bottom")
+            else rect.top() + 10
+        )
+        hud.move(QPoint(int(x), int(y)))
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self._overlay and event.type() == QEvent.Type.Resize:
+            self._place_overlay()
+        return super().eventFilter(watched, event)
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
@@ -84,19 +128,25 @@ class PreviewWidget(QWidget):
         elif self.placeholder:
             painter.setPen(QColor(150, 154, 160))
             painter.drawText(self.rect(), Qt.AlignmentFlag.AlignCenter, self.placeholder)
+        rect = self.target_rect()
         if self._caption:
-            self._paint_caption(painter)
+            self._paint_tag(painter, self._caption, rect.top() + 10, QColor(220, 150, 40, 230))
+        if self._marker:
+            self._paint_tag(painter, self._marker, rect.bottom() - 34, QColor(196, 70, 60, 230))
         painter.end()
 
-    def _paint_caption(self, painter: QPainter) -> None:
+    def _paint_tag(self, painter: QPainter, text: str, top: float, colour: QColor) -> None:
+        """A rounded tag centred on the picture, elided to fit it."""
         font = QFont(self.font())
         font.setBold(True)
         painter.setFont(font)
         rect = self.target_rect()
-        width = painter.fontMetrics().horizontalAdvance(self._caption) + 20
-        box = QRectF(rect.right() - width - 10, rect.top() + 10, width, 24)
+        metrics = painter.fontMetrics()
+        shown = metrics.elidedText(text, Qt.TextElideMode.ElideRight, int(rect.width()) - 40)
+        width = metrics.horizontalAdvance(shown) + 20
+        box = QRectF(rect.center().x() - width / 2, top, width, 24)
         painter.setPen(Qt.PenStyle.NoPen)
-        painter.setBrush(QColor(220, 150, 40, 220))
+        painter.setBrush(colour)
         painter.drawRoundedRect(box, 6, 6)
-        painter.setPen(QColor(20, 20, 20))
-        painter.drawText(box, Qt.AlignmentFlag.AlignCenter, self._caption)
+        painter.setPen(QColor(255, 255, 255) if self._marker == text else QColor(20, 20, 20))
+        painter.drawText(box, Qt.AlignmentFlag.AlignCenter, shown)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QCheckBox, QComboBox, QSlider
+from PySide6.QtWidgets import QCheckBox, QComboBox, QSlider, QSpinBox
 
 from engine.core.paths import DEMO_PORTRAIT
 from engine.core.settings import EngineSettings
@@ -22,6 +22,10 @@ def _change(widget, current):  # type: ignore[no-untyped-def]
         target = widget.minimum() if widget.value() != widget.minimum() else widget.maximum()
         widget.setValue(target)
         return None  # scale depends on the control: checked as "changed" below
+    if isinstance(widget, QSpinBox):
+        target = widget.minimum() if widget.value() != widget.minimum() else widget.maximum()
+        widget.setValue(target)
+        return target
     assert isinstance(widget, QComboBox)
     index = (widget.currentIndex() + 1) % widget.count()
     widget.setCurrentIndex(index)
@@ -44,7 +48,15 @@ def test_every_control_reaches_the_engine_settings(make_window, wait_ready) -> N
         "output.synthetic_label",
     ):
         assert path in bindings
+    for path in (
+        "output.on_face_lost",
+        "output.hold_ms",
+        "models.enhancer_model",
+    ):
+        assert path in bindings
     for path, binding in bindings.items():
+        if isinstance(binding.widget, QComboBox) and binding.widget.count() < 2:
+            continue  # nothing to choose yet (no neural enhancer registered here)
         before = get_path(engine.settings, path)
         expected = _change(binding.widget, before)
         after = get_path(engine.settings, path)

@@ -67,37 +67,59 @@ def test_hud_data_from_numbers() -> None:
     assert "provider CUDA" in data.lines()[1]
 
 
-def _feed(meter: EnhancerCostMeter, start: float, end: float, fps: float, frames0: int) -> int:
-    t, frames = start, frames0
-    while t < end:
-        meter.sample(t, frames)
-        t += 0.25
-        frames += round(fps * 0.25)
-    return frames
+def _feed(
+    meter: EnhancerCostMeter, start: float, end: float, fps: float, stage_ms: float | None
+) -> None:
+    """Frames at `fps` from `start` to `end`; the enhancer takes `stage_ms` ±10 % on each
+    (None: it did not run)."""
+    rng = np.random.default_rng(int(start * 10))
+    for t in np.arange(start, end, 1.0 / fps):
+        ms = None if stage_ms is None else stage_ms * rng.uniform(0.9, 1.1)
+        meter.record(float(t), ms)
 
 
-def test_enhancer_cost_is_the_fps_difference() -> None:
+def test_enhancer_cost_is_its_own_time_and_the_fps_change() -> None:
     meter = EnhancerCostMeter(settle_s=0.5, window_s=2.0)
-    frames = _feed(meter, 0.0, 3.0, 28.0, 0)
+    _feed(meter, 0.0, 3.0, 28.0, None)
     meter.toggled(3.0, "off", "builtin")
     assert meter.measuring
-    frames = _feed(meter, 3.0, 5.6, 20.0, frames)
-    cost = meter.tick(5.6, stage_ms=9.5)
+    _feed(meter, 3.0, 5.6, 20.0, 9.5)
+    assert meter.tick(5.4) is None  # the window after the toggle is not over yet
+    cost = meter.tick(5.6)
     assert cost is not None and cost.mode == "builtin"
-    assert abs(cost.fps_delta - (-8.0)) < 0.5
-    assert cost.text() == "builtin: −8.0 fps, +9.5 ms/frame"
+    assert cost.stage_ms is not None and abs(cost.stage_ms.mid - 9.5) < 0.5
+    assert 8.5 < cost.stage_ms.low <= cost.stage_ms.mid <= cost.stage_ms.high < 10.5
+    assert cost.fps_changed and abs(cost.fps_delta - (-8.0)) < 1.0
+    assert cost.text().startswith("builtin: 9.") and "28 → 20 fps" in cost.text()
     # Turning it off again measures the same cost from the other side.
     meter.toggled(5.6, "builtin", "off")
-    _feed(meter, 5.6, 8.2, 28.0, frames)
-    again = meter.tick(8.2, stage_ms=None)
-    assert again is not None and abs(again.fps_delta - (-8.0)) < 0.5
+    _feed(meter, 5.6, 8.2, 28.0, None)
+    again = meter.tick(8.2)
+    assert again is not None and again.stage_ms is not None
+    assert abs(again.fps_delta - (-8.0)) < 1.0 and abs(again.stage_ms.mid - 9.5) < 0.5
+
+
+def test_a_camera_capped_rate_is_reported_unchanged_not_faster() -> None:
+    """The screenshot's "+0.9 fps, +0.0 ms/frame": the camera caps the rate at 30 fps
+    either way; the cost is the enhancer's own time, and the rate reads as unchanged."""
+    meter = EnhancerCostMeter(settle_s=0.5, window_s=2.0)
+    _feed(meter, 0.0, 3.0, 30.0, None)
+    meter.toggled(3.0, "off", "builtin")
+    _feed(meter, 3.0, 5.6, 30.0, 4.0)
+    cost = meter.tick(5.6)
+    assert cost is not None and not cost.fps_changed
+    assert "frame rate unchanged" in cost.text() and "+" not in cost.text()
+    assert cost.stage_ms is not None and abs(cost.stage_ms.mid - 4.0) < 0.3
 
 
 def test_enhancer_cost_waits_for_enough_samples() -> None:
     meter = EnhancerCostMeter()
     meter.toggled(0.0, "off", "builtin")  # no history: nothing to compare against
     assert not meter.measuring
-    assert meter.tick(10.0, None) is None
+    assert meter.tick(10.0) is None
+    _feed(meter, 0.0, 3.0, 30.0, None)
+    meter.toggled(3.0, "builtin", "neural")  # mode to mode: neither side is "without"
+    assert not meter.measuring
 
 
 def test_advice_for_common_errors() -> None:

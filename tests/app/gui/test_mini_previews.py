@@ -9,24 +9,29 @@ import numpy as np
 from PySide6.QtGui import QImage
 
 
-def _tile_pixels(tile) -> np.ndarray:  # type: ignore[no-untyped-def]
-    image = tile.image.pixmap().toImage().convertToFormat(QImage.Format.Format_RGB888)
+def _pixels(label) -> np.ndarray:  # type: ignore[no-untyped-def]
+    image = label.pixmap().toImage().convertToFormat(QImage.Format.Format_RGB888)
     data = np.frombuffer(image.constBits(), np.uint8, image.sizeInBytes())
     return data.reshape(image.height(), image.bytesPerLine())[:, : image.width() * 3].copy()
 
 
-def test_tiles_show_live_swapped_previews(qtbot, make_window, wait_ready) -> None:
+def test_tiles_show_the_photo_and_a_live_swapped_preview(qtbot, make_window, wait_ready) -> None:
     window = make_window()
     wait_ready(window)
     tiles = window.gallery_panel.tiles()
     renderer = window.renderer
     qtbot.waitUntil(lambda: set(renderer.keys) == {t.key for t in tiles}, timeout=5000)
-    thumbnails = [_tile_pixels(t) for t in tiles]
-    # Each tile is refreshed again and again from the moving demo camera.
+    photos = [_pixels(t.image) for t in tiles]
+    # Each tile's inset is refreshed again and again from the moving demo camera...
     qtbot.waitUntil(lambda: all(t.previews_shown >= 3 for t in tiles), timeout=30000)
-    for tile, thumb in zip(tiles, thumbnails, strict=True):
-        now = _tile_pixels(tile)
-        assert now.shape != thumb.shape or np.abs(now.astype(int) - thumb).mean() > 2
+    first = [_pixels(t.live) for t in tiles]
+    qtbot.waitUntil(lambda: all(t.previews_shown >= 6 for t in tiles), timeout=30000)
+    for tile, photo, before in zip(tiles, photos, first, strict=True):
+        assert tile.live.isVisible()
+        now = _pixels(tile.live)
+        assert now.shape != before.shape or np.abs(now.astype(int) - before).mean() > 1
+        # ...while the tile itself keeps showing who the face is: the source photo.
+        assert np.array_equal(_pixels(tile.image), photo)
     assert renderer.alive and renderer.errors == {}
     assert renderer.name in {t.name for t in threading.enumerate()}
     if sys.platform.startswith("linux"):

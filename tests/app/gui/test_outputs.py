@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+import urllib.error
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import cv2
+import numpy as np
 import pytest
+import pyvirtualcam
 import pyvirtualcam.camera
+from pyvirtualcam.camera import BACKENDS
 
+from engine.runtime import settings_store
 from engine.runtime.settings_store import AppState
 
 
@@ -72,3 +79,117 @@ def test_missing_virtual_camera_driver_is_a_message(qtbot, make_window, wait_rea
     assert "v4l2loopback" in text  # the install steps for this OS
     shown = window.preview.frames_shown
     qtbot.waitUntil(lambda: window.preview.frames_shown > shown + 2, timeout=10000)
+
+
+@pytest.fixture
+def fake_camera() -> Iterator[list[dict[str, Any]]]:
+    """A pyvirtualcam backend that records what it was opened with (no real driver runs
+    in tests). Frames it gets are kept."""
+    opened: list[dict[str, Any]] = []
+
+    class Backend:
+        def __init__(
+            self, *, width: int, height: int, fps: float, fourcc: int, device: str | None, **kw: Any
+        ) -> None:
+            self._device = device or "fake0"
+            self.record = {"device": device, "size": (width, height), "frames": []}
+            opened.append(self.record)
+
+        def send(self, frame: np.ndarray) -> None:
+            self.record["frames"].append(frame.copy())
+
+        def close(self) -> None:
+            pass
+
+        def device(self) -> str:
+            return self._device
+
+        def native_fourcc(self) -> None:
+            return None
+
+    name = f"fusecam-gui-{id(opened)}"
+    pyvirtualcam.register_backend(name, Backend)
+    try:
+        yield opened
+    finally:
+        BACKENDS.pop(name, None)
+
+
+def test_the_virtual_camera_device_chosen_is_opened(
+    qtbot, make_window, wait_ready, fake_camera
+) -> None:  # type: ignore[no-untyped-def]
+    window = make_window()
+    wait_ready(window)
+    window.outputs_panel.vcam_device.setEditText("fusecam-test-cam")
+    window.toggle_virtual_camera()
+    qtbot.waitUntil(lambda: window.outputs.is_on("virtual_camera"), timeout=10000)
+    assert fake_camera[-1]["device"] == "fusecam-test-cam"
+    qtbot.waitUntil(lambda: len(fake_camera[-1]["frames"]) > 3, timeout=10000)
+    assert window.current_state().vcam_device == "fusecam-test-cam"
+
+
+def test_the_lan_stream_needs_its_token(qtbot, make_window, wait_ready) -> None:
+    window = make_window(state=AppState(notice_accepted=True, stream_port=0, stream_lan=True))
+    wait_ready(window)
+    token = window.outputs.stream_token
+    assert window.outputs_panel.lan.isChecked() and window.outputs_panel.token.text() == token
+    window.toggle_stream()
+    qtbot.waitUntil(lambda: window.outputs.is_on("stream"), timeout=10000)
+    server = window.outputs.outputs.stream
+    assert server is not None and server.config.host == "0.0.0.0" and server.config.exposed
+    plain = f"http://127.0.0.1:{server.port}/snapshot.jpg"
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(plain, timeout=10)  # a real client without the token
+    assert refused.value.code == 401
+    with urllib.request.urlopen(f"{plain}?token={token}", timeout=10) as reply:
+        assert reply.read()[:2] == b"\xff\xd8"
+    qtbot.waitUntil(lambda: f"token={token}" in window.outputs_panel.status["stream"].text())
+    # A new token is kept for the next start; the one in use still works until then.
+    window.outputs_panel.new_token.click()
+    assert window.outputs.stream_token != token
+    assert window.current_state().stream_token == window.outputs.stream_token
+    window.toggle_stream()
+
+
+def test_side_by_side_recording_from_the_window(
+    qtbot, make_window, wait_ready, tmp_path: Path
+) -> None:  # type: ignore[no-untyped-def]
+    window = make_window(state=AppState(notice_accepted=True, record_dir=str(tmp_path)))
+    wait_ready(window)
+    window.outputs_panel.side_by_side.setChecked(True)
+    window.toggle_recording()
+    recorder = window.outputs.outputs.recorder
+    assert recorder is not None and recorder.side_by_side
+    qtbot.waitUntil(lambda: recorder.written >= 5, timeout=20000)
+    window.toggle_recording()
+    (video,) = tmp_path.glob("fusecam-*.mp4")
+    cap = cv2.VideoCapture(str(video))
+    ok, frame = cap.read()
+    cap.release()
+    assert ok and frame.shape[:2] == (180, 640)  # the camera image | the output
+    assert window.current_state().record_side_by_side
+
+
+def test_outputs_that_were_on_come_back_on(qtbot, make_window, wait_ready, fake_camera) -> None:  # type: ignore[no-untyped-def]
+    first = make_window(state=AppState(notice_accepted=True, stream_port=0))
+    wait_ready(first)
+    first.toggle_stream()
+    first.toggle_virtual_camera()
+    qtbot.waitUntil(
+        lambda: first.outputs.is_on("stream") and first.outputs.is_on("virtual_camera"),
+        timeout=10000,
+    )
+    first.close()
+    state = settings_store.load().state
+    assert set(state.outputs_on) == {"stream", "virtual_camera"}
+    second = make_window(state=state)
+    buttons = second.outputs_panel.buttons
+    qtbot.waitUntil(
+        lambda: all(buttons[n].isChecked() and buttons[n].isEnabled() for n in state.outputs_on),
+        timeout=10000,
+    )
+    assert second.outputs.is_on("stream") and second.outputs.is_on("virtual_camera")
+    # Switched off, it stays off at the next start; a recording never restarts itself.
+    second.toggle_stream()
+    second.close()
+    assert settings_store.load().state.outputs_on == ("virtual_camera",)
