@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from engine.core.paths import MODELS_DIR
+from engine.core.profile import NO_STEPS, StepTimer
 from engine.core.settings import DetectionSettings, ExecutionProvider
 from engine.core.types import Frame
 from engine.face.detector import BlazeFaceDetector, main_face_index
@@ -53,7 +54,9 @@ class FaceAnalyzer:
             seen += [p for p in model.providers[:1] if p not in seen]
         return tuple(seen)
 
-    def detect(self, frame: Frame, settings: DetectionSettings) -> list[Detection]:
+    def detect(
+        self, frame: Frame, settings: DetectionSettings, steps: StepTimer = NO_STEPS
+    ) -> list[Detection]:
         """Faces in a frame. "auto" uses the full-range model, which also finds faces a
         tenth of the frame wide that the short-range model misses, and asks the
         short-range model when it finds none: a face filling most of the frame (a webcam
@@ -63,11 +66,12 @@ class FaceAnalyzer:
             return []
         threshold, min_px = settings.score_threshold, settings.min_face_px
         if settings.model == "short":
-            return self.short.detect(frame, threshold, min_px)
-        found = self.full.detect(frame, threshold, min_px)
+            return self.short.detect(frame, threshold, min_px, steps)
+        found = self.full.detect(frame, threshold, min_px, steps)
         if found or settings.model == "full":
             return found
-        return self.short.detect(frame, threshold, min_px)
+        with steps.step("short_range"):
+            return self.short.detect(frame, threshold, min_px, steps)
 
     def analyze_image(
         self, frame: Frame, settings: DetectionSettings | None = None, refine: bool = True

@@ -18,6 +18,7 @@ class CompositeStage(Stage):
     def process(self, packet: FramePacket, settings: EngineSettings) -> FramePacket:
         patches = [f.patch for f in packet.faces if f.patch is not None]
         if not patches:
+            packet.skip(self.name, "no face")
             return packet
         out = np.array(packet.frame, copy=True)
         for patch in patches:

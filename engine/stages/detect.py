@@ -54,7 +54,7 @@ class DetectStage(Stage):
             packet.skip(self.name, "background")
         else:
             with packet.step("detect"):
-                detections = self.analyzer.detect(frame, settings.detection)
+                detections = self.analyzer.detect(frame, settings.detection, packet.steps)
             with packet.step("match"):
                 self._add(detections, frame, settings)
             detected = True

@@ -34,7 +34,7 @@ class LandmarkStage(Stage):
             # again in this frame rather than showing the unswapped face for a frame.
             frame = packet.frame
             with packet.step("redetect"):
-                detections = self.analyzer.detect(frame, settings.detection)
+                detections = self.analyzer.detect(frame, settings.detection, packet.steps)
                 self.tracker.add_detections(
                     detections,
                     (frame.shape[1], frame.shape[0]),

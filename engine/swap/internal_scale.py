@@ -144,7 +144,15 @@ def render_scaled(render: Render, packet: FramePacket, settings: EngineSettings)
         interpolation=cv2.INTER_LINEAR,
     )
     scaled = [scale_face(f, sx, (x0, y0)) for f in faces]
-    inner = FramePacket(packet.frame_id, packet.capture_ns, small, faces=scaled, info=packet.info)
+    inner = FramePacket(
+        packet.frame_id,
+        packet.capture_ns,
+        small,
+        faces=scaled,
+        info=packet.info,
+        steps=packet.steps,
+        live=packet.live,
+    )
     render(inner, settings)
     for face, small_face in zip(faces, scaled, strict=True):
         if small_face.patch is not None:
