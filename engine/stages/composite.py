@@ -20,7 +20,8 @@ class CompositeStage(Stage):
         if not patches:
             packet.skip(self.name, "no face")
             return packet
-        out = np.array(packet.frame, copy=True)
+        with packet.step("copy"):
+            out = np.array(packet.frame, copy=True)
         for patch in patches:
             composite(out, patch, settings.compositor, packet.steps)
         packet.output = out

@@ -96,7 +96,8 @@ class FaceRenderer:
         track a face reuse the value for a while)."""
         if face.fit is None or face.landmarks is None:
             return None
-        posed = self.posed_landmarks(face, identity, swap, rest_canonical)
+        with steps.step("shape"):
+            posed = self.posed_landmarks(face, identity, swap, rest_canonical)
         region = _region(posed, frame.shape)
         if region is None:
             return None
@@ -129,15 +130,18 @@ class FaceRenderer:
             image = soften(image, blur_sigma * work_iod * SOFTEN)
         if swap.alpha < 1.0:
             image = _mix_target(frame, per_pixel, image, swap.alpha)
+        with steps.step("masks"):
+            keep = _keep_mask(local, kept_contours, coverage.shape)
+            features = _lookup(_feature_map(), per_pixel, identity.albedo.shape[0]) * coverage
         return FacePatch(
             x0=int(x0),
             y0=int(y0),
             image=np.asarray(image, dtype=np.float32),
             mask=mask,
-            keep_mask=_keep_mask(local, kept_contours, coverage.shape),
+            keep_mask=keep,
             detail_sigma=blur_sigma,
             scale_px=work_iod,
-            features=_lookup(_feature_map(), per_pixel, identity.albedo.shape[0]) * coverage,
+            features=features,
             frame_size=(x1 - x0, y1 - y0),
         )
 
@@ -174,7 +178,10 @@ class FaceRenderer:
         target_field = shading.smooth_field(low, shading.skin_weight(weight))
         target_colour = shading.skin_colour(low, weight)
         ratio = shading.light_ratio(target_field, target_colour, identity.skin_colour)
-        return _lookup(ratio, per_pixel, identity.albedo.shape[0])
+        size = identity.albedo.shape[0]
+        # The eyes' own gain on a fine map: on the coarse one it would reach the lids.
+        eyes = _lookup(shading.feature_masks(FEATURE_MASK_SIZE).eyes, per_pixel, size)
+        return shading.with_eye_gain(_lookup(ratio, per_pixel, size), eyes)
 
 
 SOFTEN = 1.0

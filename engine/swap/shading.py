@@ -193,17 +193,24 @@ def _tone_gain(target_colour: F32, source_colour: F32) -> F32:
 def light_ratio(target_field: F32, target_colour: F32, source_colour: F32) -> F32:
     """Per-texel BGR gain for the source's de-lit texture (its skin ≈ `source_colour`):
     the target's light, and the skin colour of `_tone_gain` (both colours measured
-    alike, by `skin_colour`).
-
-    Over the eyes one grey gain, so the iris keeps its hue: the skin's change in
-    lightness, but only half of it (in log terms). Between a dark and a pale skin most of
-    that change is pigment, which eyes do not share; the full gain makes glaring eye
-    whites, none makes dark holes."""
+    alike, by `skin_colour`). The eyes get their own gain (`eye_gain`)."""
     light = target_field / np.maximum(target_colour, 1.0)
     ratio = light * _tone_gain(target_colour, source_colour)
-    grey = np.clip(np.sqrt(luminance(ratio.astype(np.float32))), *EYE_LIMITS)[..., None]
-    eyes = feature_masks(target_field.shape[0]).eyes[..., None]
-    return np.clip(ratio * (1.0 - eyes) + grey * eyes, *RATIO_LIMITS).astype(np.float32)
+    return np.clip(ratio, *RATIO_LIMITS).astype(np.float32)
+
+
+def with_eye_gain(ratio: F32, eyes: F32) -> F32:
+    """`ratio` (…×3) with the eyes' own gain over the eye openings (`eyes`, 0..1): half
+    the skin's change in lightness and half its change in hue (in log terms). Between a
+    dark and a pale skin most of the change is pigment, which eyes do not share: the
+    full gain makes glaring whites and tints the iris with the skin's colour, none makes
+    dark holes and leaves neutral whites looking blue inside warm skin (the camera's
+    white balance is part of the hue change)."""
+    lightness = np.maximum(luminance(ratio), 1e-3)[..., None]
+    hue = ratio / lightness
+    gain = np.clip(np.sqrt(lightness), *EYE_LIMITS) * np.sqrt(hue)
+    weight = eyes[..., None]
+    return (ratio + (gain - ratio) * weight).astype(np.float32)
 
 
 def upsample(field: F32, size: int) -> F32:

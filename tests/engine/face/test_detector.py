@@ -3,12 +3,13 @@ from the camera, and the settings (model, score threshold, minimum size) users c
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from engine.core.settings import DetectionSettings
+from engine.core.settings import DetectionSettings, DetectorModel
 from engine.face.analyzer import FaceAnalyzer
 from engine.face.anchors import AnchorSpec, anchor_spec
 from engine.face.detector import BlazeFaceDetector, main_face_index, weighted_nms
@@ -153,17 +154,35 @@ def test_boxes_map_back_through_the_letterbox(analyzer: FaceAnalyzer) -> None:
 # --- settings ---------------------------------------------------------------------------------
 
 
-def test_score_threshold_is_respected(analyzer: FaceAnalyzer) -> None:
+@pytest.mark.parametrize("model", ["full", "short"])
+def test_score_threshold_is_respected(analyzer: FaceAnalyzer, model: DetectorModel) -> None:
     frame = load(BUNDLED[0])
-    best = analyzer.detect(frame, DetectionSettings(score_threshold=0.05))
+    best = analyzer.detect(frame, DetectionSettings(model=model, score_threshold=0.05))
     assert best
     top = max(d.score for d in best)
     assert all(d.score >= 0.05 for d in best)
-    below = analyzer.detect(frame, DetectionSettings(score_threshold=top - 0.01))
-    above = analyzer.detect(frame, DetectionSettings(score_threshold=min(top + 0.01, 0.99)))
+    below = analyzer.detect(frame, DetectionSettings(model=model, score_threshold=top - 0.01))
+    above = analyzer.detect(
+        frame, DetectionSettings(model=model, score_threshold=min(top + 0.01, 0.99))
+    )
     assert len(below) == 1
     assert below[0].score >= top - 0.01
     assert above == []
+
+
+def test_auto_asks_the_short_range_model_when_the_full_range_one_finds_nothing(
+    analyzer: FaceAnalyzer,
+) -> None:
+    """A close-up can score below threshold on the full-range model (a clear frontal
+    face in WIDE did: 0.47 against 0.91): "auto" then takes the short-range answer."""
+    frame = load(BUNDLED[0])
+    full = max(d.score for d in analyzer.detect(frame, DetectionSettings(model="full")))
+    short = max(d.score for d in analyzer.detect(frame, DetectionSettings(model="short")))
+    assert short > full + 0.02, (short, full)
+    between = DetectionSettings(model="auto", score_threshold=(full + short) / 2)
+    assert analyzer.detect(frame, dataclasses.replace(between, model="full")) == []
+    found = analyzer.detect(frame, between)
+    assert len(found) == 1 and found[0].score >= between.score_threshold
 
 
 def test_min_face_px_is_respected(analyzer: FaceAnalyzer) -> None:

@@ -98,9 +98,10 @@ def test_a_side_lit_photo_unwraps_to_the_same_albedo_as_the_evenly_lit_one() -> 
         assert gap < 0.25 * raw_gap, (gap, raw_gap)
 
 
-def test_the_light_ratio_never_shifts_the_colour_of_the_eyes() -> None:
-    """A pale target under a warm light, a dark source: skin takes the target's colour,
-    but over the eyes the gain is grey (the same on B, G and R), so an iris keeps its hue."""
+def test_the_eyes_take_half_of_the_skins_change() -> None:
+    """A pale target under a warm light, a dark source: skin takes the target's colour
+    (a strong, uneven per-channel gain); over the eyes the gain is its square root, in
+    lightness and hue alike, so an iris is tinted at most half as much."""
     size = shading.FIELD_SIZE
     u, _ = uv_grid(size)
     target_field = (
@@ -110,12 +111,15 @@ def test_the_light_ratio_never_shifts_the_colour_of_the_eyes() -> None:
     target_colour = np.array([150.0, 190.0, 235.0], np.float32)
     source_colour = np.array([50.0, 70.0, 110.0], np.float32)
     ratio = shading.light_ratio(target_field.astype(np.float32), target_colour, source_colour)
-    eyes = shading.feature_masks(size).eyes > 0.99
-    assert eyes.sum() > 4
-    spread = ratio[eyes].max(axis=1) - ratio[eyes].min(axis=1)
-    assert float(spread.max()) < 1e-5
-    skin = ratio[skin_texels(size)]
-    assert float(np.median(skin.max(axis=1) / skin.min(axis=1))) > 1.1  # skin: recoloured
+    eyes = shading.feature_masks(size).eyes
+    eyed = shading.with_eye_gain(ratio, eyes)
+    inside, skin = eyes > 0.99, skin_texels(size)
+    assert inside.sum() > 4
+    away = skin & (eyes == 0)
+    np.testing.assert_allclose(eyed[away], ratio[away])
+    spread = lambda r: np.log(r.max(axis=1) / r.min(axis=1))  # noqa: E731 - a one-liner
+    assert float(np.median(spread(ratio[skin]))) > 0.2  # skin: strongly recoloured
+    np.testing.assert_allclose(spread(eyed[inside]), 0.5 * spread(ratio[inside]), rtol=1e-4)
 
 
 def test_a_rendered_blue_iris_stays_blue_on_a_target_of_another_colour() -> None:
