@@ -30,12 +30,24 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(skip)
 
 
+# Where the platform's user folders come from (platformdirs on Linux; ~ everywhere).
+_PLATFORM_DIR_VARS = ("XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME")
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _private_user_dirs(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    """No test reads or writes the real user's cache, settings or models: every test (and
-    every subprocess it starts) gets session-private directories unless it sets its own."""
+    """No test reads or writes the real user's files: every test (and every subprocess
+    it starts) gets a session-private home — its Videos folder (the GUI's default for
+    recordings), config, cache and data — and Fusecam's own overrides point there too."""
     root = tmp_path_factory.mktemp("user-dirs")
+    home = root / "home"
+    home.mkdir()
     with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("HOME", str(home))
+        patch.setenv("USERPROFILE", str(home))  # Windows' ~
+        for name in _PLATFORM_DIR_VARS:
+            patch.setenv(name, str(home / name.lower()))
+        patch.delenv("XDG_VIDEOS_DIR", raising=False)
         dirs = ("FUSECAM_CACHE_DIR", "FUSECAM_CONFIG_DIR", "FUSECAM_DATA_DIR", "FUSECAM_LOG_DIR")
         for name in dirs:
             patch.setenv(name, str(root / name.lower()))

@@ -7,6 +7,7 @@ import logging
 from pathlib import Path
 
 from engine.core.imageio import IMAGE_SUFFIXES
+from engine.core.imagesize import FrameSizeError, check_frame_size
 from engine.sources import CameraSource, DemoSource, ImageSource, VideoFileSource
 from engine.sources.base import FrameSource, SourceError
 
@@ -20,6 +21,10 @@ def parse_size(text: str) -> tuple[int, int]:
         raise argparse.ArgumentTypeError(f"size must look like 1280x720, not {text!r}") from None
     if not (16 <= w <= 8192 and 16 <= h <= 8192):
         raise argparse.ArgumentTypeError(f"size {text!r} is out of range (16..8192)")
+    try:
+        check_frame_size(w, h, "size")
+    except FrameSizeError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
     return w, h
 
 

@@ -16,10 +16,14 @@ from app import __version__, logs
 from app.cli import bench, doctor, models, run, swap
 from app.cli.inputs import add_input_options, asked_source
 from app.cli.options import add_source_option, positive
+from app.cli.signals import exit_status, terminate_like_interrupt
+from engine.core.atomic import OutputPathError
 from engine.core.imageio import ImageReadError, ImageWriteError
 from engine.core.settings import EngineSettings
 from engine.models.onnx import ModelLoadError
 from engine.outputs.recorder import RecorderError
+from engine.outputs.video_file import VideoWriteError
+from engine.runtime.offline import SwapFailed
 from engine.sources.base import SourceError
 from engine.swap.library import SourceFaceError
 
@@ -31,6 +35,9 @@ USER_ERRORS: tuple[type[BaseException], ...] = (
     ImageReadError,
     ImageWriteError,
     RecorderError,
+    VideoWriteError,
+    OutputPathError,
+    SwapFailed,
     FileNotFoundError,
     PermissionError,
 )
@@ -91,9 +98,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         commands = {"run": run.run, "swap": swap.run, "bench": bench.run, "doctor": doctor.run}
         if args.command in commands:
-            return commands[args.command](args, settings)
+            with terminate_like_interrupt():
+                return commands[args.command](args, settings)
         if args.command == "models":
-            return models.run_models(args)
+            with terminate_like_interrupt():
+                return models.run_models(args)
         from app.gui.display import HEADLESS_HINT, has_display
 
         if not has_display() and args.screenshot is None:
@@ -105,5 +114,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     except USER_ERRORS as exc:
         print(f"fusecam: error: {exc}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        return 130
+    except KeyboardInterrupt as exc:
+        return exit_status(exc)
+
+
+def entry() -> NoReturn:
+    """The `fusecam` command and `python -m app.cli`: `main()`, then exit at once.
+
+    By the time `main` returns every output is committed and closed and every thread
+    stopped; what is left is the interpreter's teardown, where numba's LLVM and
+    onnxruntime spend 0.3-0.8 s freeing memory the OS takes back anyway. A Ctrl+C or
+    SIGTERM must not wait for that (stop within 1 s), so it is skipped.
+    """
+    code = main()
+    logging.shutdown()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)

@@ -20,7 +20,7 @@ from engine.models import (
     load_manifest,
     needs_licence_acceptance,
 )
-from engine.models.manifest import MANIFEST_PATH, ModelSpec
+from engine.models.manifest import MANIFEST_PATH, ModelSpec, url_allowed
 from engine.neural.signature import register_user_model
 
 
@@ -41,6 +41,7 @@ def add_parser(sub: Subparsers) -> None:
     get.add_argument(
         "--url",
         action="append",
+        type=_mirror_url,
         metavar="URL",
         help="download from this mirror instead (the pinned hash still applies)",
     )
@@ -54,6 +55,14 @@ def add_parser(sub: Subparsers) -> None:
     add.add_argument("--name", metavar="NAME", help="name to use (default: from the file)")
     remove = action.add_parser("remove", help="forget a model registered with `add`")
     remove.add_argument("name", metavar="NAME")
+
+
+def _mirror_url(text: str) -> str:
+    if not url_allowed(text):
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not an https URL (plain http only to this machine)"
+        )
+    return text
 
 
 def _mb(size: int | None) -> str:
@@ -160,6 +169,8 @@ def _cmd_verify(store: ModelStore, name: str | None, out: TextIO) -> int:
 
 
 def _cmd_list(store: ModelStore, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    for problem in store.registry_problems():
+        print(f"fusecam: warning: {problem}", file=err)
     _print_table(store.list_status(), out)
     print(f"\ndownloaded models live in {store.models_dir}", file=out)
     return 0

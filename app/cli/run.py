@@ -6,6 +6,7 @@ import argparse
 import dataclasses
 import logging
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -20,8 +21,10 @@ from app.cli.options import (
     with_quality_options,
 )
 from app.cli.run_settings import add_run_settings_options, load_run_settings, with_run_sources
+from app.cli.signals import stop_requests
 from app.cli.status import StatusLine
 from app.gui.display import has_display
+from engine.core.atomic import OutputPathError, check_output_path
 from engine.core.settings import EngineSettings
 from engine.core.stats import StatsSnapshot
 from engine.outputs.delay import MAX_DELAY_MS
@@ -32,9 +35,14 @@ from engine.runtime.factory import build_stages
 from engine.runtime.governor import GovernorStatus
 from engine.runtime.pipeline import Engine
 from engine.runtime.session import LiveSession
+from engine.sources.camera import CameraSource
 from engine.swap.library import SourceLibrary
 
 log = logging.getLogger(__name__)
+
+# A source that delivers nothing new for this long ends the run (a camera that was
+# lost says so itself and keeps retrying: unplugging one is not an end).
+STALL_S = 10.0
 
 
 def status_line(snap: StatsSnapshot, governor: GovernorStatus | None = None) -> str:
@@ -52,7 +60,7 @@ class OutputUsageError(ValueError):
     """Output options that make no sense together."""
 
 
-_SETUP_ERRORS: tuple[type[Exception], ...] = (OutputUsageError, *OUTPUT_ERRORS)
+_SETUP_ERRORS: tuple[type[Exception], ...] = (OutputUsageError, OutputPathError, *OUTPUT_ERRORS)
 
 
 def _endpoint(text: str) -> tuple[str, int]:
@@ -171,6 +179,10 @@ def output_config(args: argparse.Namespace) -> OutputConfig:
         stream = StreamConfig(host=host, port=port, token=args.token, quality=args.jpeg_quality)
     record = None
     if args.record is not None:
+        inputs = [("source photo", face) for face in args.source or ()]
+        if args.input is not None:
+            inputs.append(("input", args.input))
+        check_output_path(args.record, inputs)  # before anything opens, let alone writes
         record = RecordConfig(Path(args.record), side_by_side=args.record_side_by_side)
     return OutputConfig(virtual_cam=vcam, stream=stream, record=record, delay_ms=args.delay_ms)
 
@@ -228,27 +240,30 @@ def run(args: argparse.Namespace, settings: EngineSettings) -> int:
     if show_preview and not has_display():
         print("fusecam: no display found; running without a preview window", file=sys.stderr)
         show_preview = False
-    session.start()
-    try:
-        if show_preview:
-            from app.gui.preview_window import run_preview  # Qt only when a window is wanted
+    stop = threading.Event()  # Ctrl+C, SIGTERM, SIGHUP: stop in order, files finished
+    problem = None
+    with stop_requests(stop):
+        session.start()
+        try:
+            if show_preview:
+                from app.gui.preview_window import run_preview  # Qt only when a window is wanted
 
-            run_preview(session)
-        else:
-            _wait(session, args.frames)
-    except KeyboardInterrupt:
-        pass
-    finally:
-        recorder, cam = outputs.recorder, outputs.virtual_cam
-        session.stop()  # source, engine, then the outputs (DESIGN.md order)
+                run_preview(session, stop.is_set)
+            else:
+                problem = _wait(session, args.frames, stop)
+        finally:
+            recorder, cam = outputs.recorder, outputs.virtual_cam
+            session.stop()  # source, engine, then the outputs (DESIGN.md order)
     engine = session.engine
     print(f"fusecam: {status_line(engine.stats.snapshot(), engine.governor.status())}",
           file=sys.stderr)  # fmt: skip
     if cam is not None:
         print(f"fusecam: sent {cam.frames} frames to the virtual camera", file=sys.stderr)
-    if recorder is not None:
+    if recorder is not None and recorder.finished:
         print(f"fusecam: recorded {recorder.written} frames to {recorder.path}", file=sys.stderr)
-    return 1 if session.error is not None else 0
+    if problem is not None:
+        print(f"fusecam: error: {problem}", file=sys.stderr)
+    return 1 if session.error is not None or problem is not None else 0
 
 
 def _open_session(args: argparse.Namespace, settings: EngineSettings) -> LiveSession:
@@ -273,23 +288,31 @@ def _open_session(args: argparse.Namespace, settings: EngineSettings) -> LiveSes
     return LiveSession(engine, source, on_error=_report_error)
 
 
-def _wait(session: LiveSession, frames: int | None) -> None:
+def _wait(session: LiveSession, frames: int | None, stop: threading.Event) -> str | None:
+    """Until `frames` were processed, the input ended, a part failed or a stop was
+    asked for; returns why the run must end with an error, if it must."""
     source = session.source
     assert source is not None  # `fusecam run` always has one
-    last_report = time.monotonic()
+    last_report = last_frame = time.monotonic()
+    seen = source.frames_read
     status = StatusLine()  # one line updated in place on a terminal
     try:
-        while True:
+        while not stop.wait(0.05):
             if frames is not None and session.engine.stats.frames >= frames:
-                return
+                return None
             if source.finished and session.wait_source_drained(timeout=5.0):
-                return
+                return None
             if session.engine.error is not None or source.error is not None:
-                return
-            time.sleep(0.05)
-            if time.monotonic() - last_report >= 1.0:
-                last_report = time.monotonic()
+                return None  # already reported through on_error
+            now = time.monotonic()
+            if source.frames_read != seen or (isinstance(source, CameraSource) and source.lost):
+                seen, last_frame = source.frames_read, now
+            elif now - last_frame > STALL_S:
+                return f"the input delivered no frame for {STALL_S:.0f} s; stopping"
+            if now - last_report >= 1.0:
+                last_report = now
                 engine = session.engine
                 status.update(status_line(engine.stats.snapshot(), engine.governor.status()))
+        return None
     finally:
         status.close()

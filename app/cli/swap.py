@@ -15,9 +15,11 @@ from app.cli.options import (
     with_quality_options,
 )
 from app.cli.status import video_progress
-from engine.core.imageio import read_image
+from engine.core.atomic import check_output_path
+from engine.core.imageio import IMAGE_SUFFIXES, ImageWriteError, read_image
 from engine.core.settings import EngineSettings
 from engine.models.onnx import ModelLoadError
+from engine.outputs.video_file import video_format
 from engine.sources.video import VideoFileSource
 
 
@@ -36,11 +38,18 @@ def run(args: argparse.Namespace, settings: EngineSettings) -> int:
     from engine.runtime.session import LiveSession
     from engine.swap.library import SourceLibrary
 
-    # A bad target fails at once, before any model loads (and logs its provider).
+    # A bad target or output fails at once, before any model loads (and logs its
+    # provider) and before anything is written.
+    check_output_path(
+        args.output,
+        [("target", args.target), *(("source photo", face) for face in args.source)],
+    )
     if is_image(args.target):
         read_image(args.target)
+        _check_image_output(args.output)
     else:
         VideoFileSource(args.target).open()  # released when the probe is dropped
+        video_format(args.output)
     library = SourceLibrary()
     settings = with_sources(with_quality_options(args, settings), library, args.source)
     # No source: the session only prepares and closes the stages; frames go through
@@ -51,25 +60,28 @@ def run(args: argparse.Namespace, settings: EngineSettings) -> int:
         for name, reason in session.prepare_stages().items():
             raise ModelLoadError(f"{name}: {reason}")
         if is_image(args.target):
-            swap_image(session.engine, args.target, args.output)
-            print(f"fusecam: wrote {args.output}", file=sys.stderr)
+            report = swap_image(session.engine, args.target, args.output)
+            done = f"wrote {args.output}"
         else:
             with video_progress() as progress:
-                count = swap_video(session.engine, args.target, args.output, progress)
-            print(f"fusecam: wrote {count} frames to {args.output}", file=sys.stderr)
-            _keep_audio(args.target, args.output)
+                report = swap_video(session.engine, args.target, args.output, progress)
+            done = f"wrote {report.frames} frames to {args.output}"
+    except KeyboardInterrupt:
+        print(f"fusecam: interrupted; {args.output} was not written", file=sys.stderr)
+        raise
     finally:
         session.stop()
+    for line in report.warnings():
+        print(f"fusecam: warning: {line}", file=sys.stderr)
+    print(f"fusecam: {done}", file=sys.stderr)
+    if report.audio:
+        print(f"fusecam: kept the target's audio ({report.audio})", file=sys.stderr)
     return 0
 
 
-def _keep_audio(target: Path, output: Path) -> None:
-    from engine.runtime.offline import AudioMuxError, keep_audio
-
-    try:
-        how = keep_audio(target, output)
-    except AudioMuxError as exc:  # the video is written; say what is missing from it
-        print(f"fusecam: warning: {exc}", file=sys.stderr)
-        return
-    if how:
-        print(f"fusecam: kept the target's audio ({how})", file=sys.stderr)
+def _check_image_output(path: Path) -> None:
+    if path.suffix and path.suffix.lower() not in IMAGE_SUFFIXES:
+        raise ImageWriteError(
+            f"{path}: an image target needs an image output "
+            f"({', '.join(sorted(IMAGE_SUFFIXES))}), not {path.suffix.lower()!r}"
+        )

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 
 from app.gui.controllers.bridge import EngineBridge
@@ -12,8 +15,10 @@ from app.gui.widgets.preview import PreviewWidget
 from engine.runtime.session import LiveSession
 
 
-def run_preview(session: LiveSession) -> None:
-    """A bare preview window for `fusecam run`; returns when the window closes."""
+def run_preview(session: LiveSession, should_stop: Callable[[], bool]) -> None:
+    """A bare preview window for `fusecam run`; returns when the window closes or
+    `should_stop()` turns true (polled, as Qt's loop never runs Python signal handlers
+    by itself)."""
     app = QApplication.instance() or QApplication([])
     guard_none_refcount()
     bridge = EngineBridge(session.engine)
@@ -29,6 +34,10 @@ def run_preview(session: LiveSession) -> None:
             widget.set_marker(raw_marker(packet.check, session.engine.settings.output))
 
     bridge.frame_ready.connect(pull)
+    poll = QTimer()
+    poll.timeout.connect(lambda: app.quit() if should_stop() else None)
+    poll.start(50)
     widget.show()
     app.exec()
+    poll.stop()
     bridge.detach()

@@ -7,8 +7,13 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from engine.core.atomic import AtomicFile, describe_os_error
+from engine.core.imagesize import FrameSizeError, HeaderError, check_frame_size, header_size
 from engine.core.types import Frame
 
+# Enough for every header `engine.core.imagesize` reads except TIFF's, whose first
+# directory may follow the pixel data (the whole file is in memory here anyway).
+_HEADER_BYTES = 1 << 16
 IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff"})
 
 
@@ -31,19 +36,46 @@ def read_image(path: str | Path) -> Frame:
         data = np.fromfile(p, dtype=np.uint8)
     except OSError as exc:
         raise ImageReadError(f"{p}: cannot read ({exc.strerror or exc})") from exc
-    image = cv2.imdecode(data, cv2.IMREAD_UNCHANGED) if data.size else None
+    try:
+        # The size the header declares, checked before a single pixel is decoded.
+        tiff = data[:2].tobytes() in (b"II", b"MM")
+        size = header_size(data.tobytes() if tiff else data[:_HEADER_BYTES].tobytes())
+        if size is not None:
+            check_frame_size(*size, str(p))
+        image = cv2.imdecode(data, cv2.IMREAD_UNCHANGED) if data.size else None
+    except HeaderError as exc:
+        raise ImageReadError(f"{p}: not a readable image ({exc})") from None
+    except FrameSizeError as exc:
+        raise ImageReadError(str(exc)) from None
+    except cv2.error as exc:  # a format without a header check here, over OpenCV's limits
+        raise ImageReadError(f"{p}: not a readable image ({exc.err})") from None
     if image is None:
         raise ImageReadError(f"{p}: not a readable image")
+    try:
+        check_frame_size(image.shape[1], image.shape[0], str(p))
+    except FrameSizeError as exc:
+        raise ImageReadError(str(exc)) from None
     return to_bgr(image)
 
 
+def _to_uint8(image: np.ndarray) -> np.ndarray:
+    """8 bits per channel. Float images (float TIFF, EXR) hold 0..1 by convention; a
+    float image whose values reach past 1 is taken as 0..255."""
+    if image.dtype == np.uint8:
+        return image
+    if image.dtype == np.uint16:
+        return (image >> 8).astype(np.uint8)
+    if image.dtype.kind == "f":
+        values = np.nan_to_num(image.astype(np.float32), nan=0.0, posinf=0.0, neginf=0.0)
+        if float(values.max(initial=0.0)) <= 1.0:
+            values = values * 255.0
+        return np.clip(values + 0.5, 0, 255).astype(np.uint8)
+    return np.clip(image, 0, 255).astype(np.uint8)
+
+
 def to_bgr(image: np.ndarray) -> Frame:
-    """Normalise grey, BGRA and 16-bit images to 3-channel BGR uint8."""
-    if image.dtype != np.uint8:
-        if image.dtype == np.uint16:
-            image = (image >> 8).astype(np.uint8)
-        else:
-            image = np.clip(image, 0, 255).astype(np.uint8)
+    """Normalise grey, BGRA, 16-bit and float images to 3-channel BGR uint8."""
+    image = _to_uint8(image)
     if image.ndim == 2:
         return cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
     if image.shape[2] == 4:
@@ -54,6 +86,8 @@ def to_bgr(image: np.ndarray) -> Frame:
 
 
 def write_image(path: str | Path, frame: Frame) -> None:
+    """Encode, write under a temporary name, check, rename: `path` holds either the whole
+    new image or what it held before, never a cut-off file."""
     p = Path(path)
     suffix = p.suffix.lower() or ".png"
     if suffix not in IMAGE_SUFFIXES:
@@ -61,10 +95,14 @@ def write_image(path: str | Path, frame: Frame) -> None:
     ok, encoded = cv2.imencode(suffix, frame)
     if not ok:
         raise ImageWriteError(f"{p}: could not encode as {suffix}")
+    data = encoded.tobytes()
     try:
-        p.parent.mkdir(parents=True, exist_ok=True)
-        tmp = p.with_name(p.name + ".part")
-        encoded.tofile(tmp)
-        tmp.replace(p)
+        with AtomicFile(p) as target:
+            target.write_bytes(data)
+            if target.temp.read_bytes() != data:
+                raise ImageWriteError(f"{p}: the written file does not read back as written")
+            target.commit()
+    except ImageWriteError:
+        raise
     except OSError as exc:
-        raise ImageWriteError(f"{p}: cannot write ({exc.strerror or exc})") from exc
+        raise ImageWriteError(f"{p}: cannot write ({describe_os_error(exc)})") from exc

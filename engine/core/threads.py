@@ -36,8 +36,10 @@ class Worker:
             self._run()
         except BaseException as exc:
             self.error = exc
-            log.exception("thread %s failed", self.name)
-            if self.on_error is not None:
+            if self.on_error is None:
+                log.exception("thread %s failed", self.name)
+            else:  # the callback tells the user; the traceback is for --verbose
+                log.debug("thread %s failed", self.name, exc_info=exc)
                 self.on_error(self.name, exc)
 
     def start(self) -> None:

@@ -19,6 +19,7 @@ from typing import Any, BinaryIO
 from urllib.error import HTTPError, URLError
 from urllib.request import Request, urlopen
 
+from engine.core.atomic import describe_os_error
 from engine.models.errors import (
     ChecksumMismatch,
     DownloadCancelled,
@@ -26,7 +27,7 @@ from engine.models.errors import (
     LicenceNotAccepted,
 )
 from engine.models.hashing import CancelCheck, ProgressCallback, write_stamp
-from engine.models.manifest import ModelSpec
+from engine.models.manifest import ModelSpec, url_allowed
 from engine.models.store import ModelStore
 
 log = logging.getLogger(__name__)
@@ -95,10 +96,8 @@ def download_model(
         if result is not None:
             return result
     part = fetch.part
-    kept = f"; {part.stat().st_size} bytes kept in {part} to resume" if part.is_file() else ""
-    raise DownloadError(
-        f"model {name!r} could not be downloaded{kept}: " + "; ".join(fetch.failures)
-    )
+    kept = f" ({part.stat().st_size} bytes kept in {part} to resume)" if part.is_file() else ""
+    raise DownloadError(f"model {name!r} could not be downloaded{kept}:\n" + fetch.summary())
 
 
 def download_missing(
@@ -124,7 +123,12 @@ def _mirrors(
     store: ModelStore, spec: ModelSpec, urls: tuple[str, ...] | None, accept_licence: bool
 ) -> tuple[str, ...]:
     """Where to download from; refuses a model without a URL or an unconfirmed licence."""
-    mirrors = tuple(urls) if urls else spec.urls
+    mirrors = tuple(dict.fromkeys(urls)) if urls else spec.urls  # each once
+    for url in mirrors:
+        if not url_allowed(url):
+            raise DownloadError(
+                f"--url {url!r} is not an https URL (plain http only to this machine)"
+            )
     if not mirrors:
         raise DownloadError(
             f"model {spec.name!r} has no download URL; place {spec.file} "
@@ -147,7 +151,19 @@ class _Fetch:
     progress: ProgressCallback | None
     cancel: CancelCheck | None
     timeout_s: float
-    failures: list[str] = field(default_factory=list)
+    failures: dict[str, list[str]] = field(default_factory=dict)  # url → what each try got
+
+    def failed(self, url: str, reason: str) -> None:
+        self.failures.setdefault(url, []).append(reason)
+
+    def summary(self) -> str:
+        """One line per URL, each reason once ("… (3 tries)" when it repeated)."""
+        lines = []
+        for url, reasons in self.failures.items():
+            distinct = list(dict.fromkeys(reasons))
+            tries = f" ({len(reasons)} tries)" if len(reasons) > 1 else ""
+            lines.append(f"  {url}: {'; '.join(distinct)}{tries}")
+        return "\n".join(lines)
 
     def from_mirror(self, url: str, retries: int, *, only_mirror: bool) -> DownloadResult | None:
         """The finished download from `url`, or None to try the next mirror."""
@@ -164,7 +180,7 @@ class _Fetch:
                     timeout_s=self.timeout_s,
                 )
             except _Interrupted as exc:
-                self.failures.append(f"{url}: {exc}")
+                self.failed(url, str(exc))
                 log.info(
                     "model %s: attempt %d from %s failed: %s", spec.name, attempt + 1, url, exc
                 )
@@ -183,7 +199,7 @@ class _Fetch:
     def _bad_file(self, url: str, digest: str, only_mirror: bool) -> None:
         spec = self.spec
         self.part.unlink(missing_ok=True)
-        self.failures.append(f"{url}: SHA-256 {digest} instead of {spec.sha256}")
+        self.failed(url, f"SHA-256 {digest} instead of {spec.sha256}")
         if only_mirror:
             raise ChecksumMismatch(
                 f"model {spec.name!r}: the file from {url} has SHA-256 {digest}, expected "
@@ -220,10 +236,19 @@ def _fetch(
         length = response.headers.get("Content-Length")
         expected = int(length) if length and length.isdigit() else None
         total = start + expected if expected is not None else spec.size_bytes
-        with part.open("r+b" if start else "wb") as out:
-            out.seek(start)
-            out.truncate()
-            received = _copy(response, out, start, total, spec, part, progress, cancel)
+        try:
+            with part.open("r+b" if start else "wb") as out:
+                out.seek(start)
+                out.truncate()
+                received = _copy(response, out, start, total, spec, part, progress, cancel)
+                out.flush()
+                os.fsync(out.fileno())  # a full disk can surface only here
+        except OSError as exc:  # the file, not the connection (_copy wraps that)
+            kept = part.stat().st_size if part.is_file() else 0
+            raise DownloadError(
+                f"model {spec.name!r}: cannot write {part} ({describe_os_error(exc)}); "
+                f"{kept} bytes kept there to resume"
+            ) from None
         if expected is not None and received < expected:
             raise _Interrupted(f"connection closed after {start + received} of {total} bytes")
     return received

@@ -6,12 +6,13 @@ later starts trust the file until its size or modification time changes.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
-import os
 from collections.abc import Callable
 from pathlib import Path
 
+from engine.core.atomic import write_bytes_atomic
 from engine.models.errors import DownloadCancelled
 
 ProgressCallback = Callable[[int, int | None], None]  # (bytes done, total or None)
@@ -44,11 +45,12 @@ def stamp_path(path: Path) -> Path:
 
 
 def write_stamp(path: Path, sha256: str) -> None:
+    """Record that `path` hashed to `sha256`. A stamp is a cache: when it cannot be
+    written (a full disk), the file is only hashed again next time."""
     stat = path.stat()
     record = {"sha256": sha256, "size": stat.st_size, "mtime_ns": stat.st_mtime_ns}
-    tmp = stamp_path(path).with_suffix(".tmp")
-    tmp.write_text(json.dumps(record), encoding="utf-8")
-    os.replace(tmp, stamp_path(path))
+    with contextlib.suppress(OSError):
+        write_bytes_atomic(stamp_path(path), json.dumps(record).encode("utf-8"))
 
 
 def stamp_matches(path: Path, sha256: str) -> bool:

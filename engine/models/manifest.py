@@ -37,6 +37,14 @@ def _frozen(value: Any) -> Any:
     return value
 
 
+def url_allowed(url: str) -> bool:
+    """https anywhere; plain http only to this machine (tests, local mirrors). The
+    pinned hash decides either way; this keeps downloads off unencrypted networks."""
+    parts = urlsplit(url)
+    secure = parts.scheme == "https" or (parts.scheme == "http" and parts.hostname in _LOOPBACK)
+    return secure and bool(parts.hostname)
+
+
 def _check(condition: bool, where: str, message: str) -> None:
     if not condition:
         raise ManifestError(f"{where}: {message}")
@@ -83,12 +91,7 @@ class ModelSpec:
             f"family {self.family!r} is not one of {', '.join(FAMILIES)}",
         )
         for url in self.urls:
-            parts = urlsplit(url)
-            # Plain http only to this machine (tests, local mirrors); the hash still decides.
-            secure = parts.scheme == "https" or (
-                parts.scheme == "http" and parts.hostname in _LOOPBACK
-            )
-            _check(secure and bool(parts.hostname), where, f"URL {url!r} must be https")
+            _check(url_allowed(url), where, f"URL {url!r} must be https")
         if not self.bundled and not self.user_supplied:
             _check(bool(self.licence), where, "a downloadable model needs its licence")
         _check(

@@ -30,6 +30,7 @@ from engine.models.user import (
     USER_REGISTRY,
     SignatureCheck,
     load_user_specs,
+    read_user_specs,
     register_user_model,
     unchanged_since_registration,
     unregister_user_model,
@@ -99,6 +100,10 @@ class ModelStore:
     @property
     def user_registry(self) -> Path:
         return self.models_dir / USER_REGISTRY
+
+    def registry_problems(self) -> tuple[str, ...]:
+        """What is wrong with the user's model registry (its bad entries are skipped)."""
+        return read_user_specs(self.user_registry)[1]
 
     def spec(self, name: str) -> ModelSpec:
         return self.manifest.get(name)

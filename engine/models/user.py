@@ -8,13 +8,13 @@ unverified". The registry is a small JSON file in the user's models folder.
 from __future__ import annotations
 
 import json
-import os
 import re
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from engine.core.atomic import describe_os_error, write_bytes_atomic
 from engine.models.errors import ManifestError, ModelError
 from engine.models.hashing import sha256_file
 from engine.models.manifest import Manifest, ModelSpec
@@ -31,7 +31,7 @@ USER_NOTICE = (
 )
 
 
-def _entry_to_spec(entry: Mapping[str, Any], registry: Path) -> ModelSpec:
+def _entry_to_spec(entry: Any, registry: Path) -> ModelSpec:
     try:
         path = Path(str(entry["path"]))
         return ModelSpec(
@@ -47,25 +47,44 @@ def _entry_to_spec(entry: Mapping[str, Any], registry: Path) -> ModelSpec:
             local_path=path,
             raw=dict(entry),
         )
-    except (KeyError, TypeError, ValueError) as exc:
-        raise ManifestError(f"{registry}: bad user model entry {dict(entry)!r}: {exc}") from None
+    except (KeyError, TypeError, ValueError, ManifestError) as exc:
+        raise ManifestError(f"{registry}: bad user model entry {entry!r}: {exc}") from None
 
 
-def _read(registry: Path) -> list[dict[str, Any]]:
+def _read(registry: Path) -> list[Any]:
+    """The registry's entries as stored; ManifestError when the file cannot be one."""
     if not registry.is_file():
         return []
     try:
         data = json.loads(registry.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
+    except (OSError, ValueError, RecursionError) as exc:
         raise ManifestError(f"user model registry {registry} cannot be read: {exc}") from None
     entries = data.get("models") if isinstance(data, dict) else None
-    if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
+    if not isinstance(entries, list):
         raise ManifestError(f"user model registry {registry}: 'models' must be a list")
     return entries
 
 
+def read_user_specs(registry: Path) -> tuple[tuple[ModelSpec, ...], tuple[str, ...]]:
+    """The registered models that can be used, and what is wrong with the rest. A damaged
+    registry never stops the manifest's own models from working (`models list`, the
+    app); it is left as it is for the user to fix, and `register` refuses to write over it."""
+    try:
+        entries = _read(registry)
+    except ManifestError as exc:
+        return (), (f"{exc}; your registered models are ignored until it is fixed or removed",)
+    specs: list[ModelSpec] = []
+    problems: list[str] = []
+    for entry in entries:
+        try:
+            specs.append(_entry_to_spec(entry, registry))
+        except ManifestError as exc:
+            problems.append(f"{exc} (ignored)")
+    return tuple(specs), tuple(problems)
+
+
 def load_user_specs(registry: Path) -> tuple[ModelSpec, ...]:
-    return tuple(_entry_to_spec(e, registry) for e in _read(registry))
+    return read_user_specs(registry)[0]
 
 
 def unchanged_since_registration(spec: ModelSpec) -> bool:
@@ -117,20 +136,29 @@ def register_user_model(
     }
     registry = models_dir / USER_REGISTRY
     spec = _entry_to_spec(entry, registry)  # validates before anything is written
-    entries = [e for e in _read(registry) if e.get("name") != name]
+    entries = [e for e in _read(registry) if not _named(e, name)]
     entries.append(entry)
-    models_dir.mkdir(parents=True, exist_ok=True)
-    tmp = registry.with_suffix(".tmp")
-    tmp.write_text(json.dumps({"models": entries}, indent=2) + "\n", encoding="utf-8")
-    os.replace(tmp, registry)
+    _write(registry, entries)
     return spec
+
+
+def _named(entry: Any, name: str) -> bool:
+    return isinstance(entry, dict) and entry.get("name") == name
+
+
+def _write(registry: Path, entries: list[Any]) -> None:
+    text = json.dumps({"models": entries}, indent=2) + "\n"
+    try:
+        write_bytes_atomic(registry, text.encode("utf-8"))
+    except OSError as exc:
+        raise ModelError(f"cannot write {registry} ({describe_os_error(exc)})") from None
 
 
 def unregister_user_model(models_dir: Path, name: str) -> bool:
     registry = models_dir / USER_REGISTRY
     entries = _read(registry)
-    kept = [e for e in entries if e.get("name") != name]
+    kept = [e for e in entries if not _named(e, name)]
     if len(kept) == len(entries):
         return False
-    registry.write_text(json.dumps({"models": kept}, indent=2) + "\n", "utf-8")
+    _write(registry, kept)
     return True

@@ -1,5 +1,6 @@
-"""Putting a video's sound back: OpenCV writes pictures only, so `fusecam swap` muxes the
-target's audio track into the swapped video afterwards (PyAV, FFmpeg's libraries).
+"""Putting a video's sound back: `fusecam swap` muxes the target's audio track into the
+finished video before it is checked and named (engine.runtime.offline; PyAV, FFmpeg's
+libraries).
 
 The audio packets are copied as they are (no re-encoding, no quality loss) when the output
 container takes that codec, else encoded to AAC. Both files are read in step, packets

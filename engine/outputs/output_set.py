@@ -211,9 +211,18 @@ class OutputSet:
         return recorder.path
 
     def stop_recording(self, timeout: float = 2.0) -> bool:
+        recorder = self.detach_recording()
+        return recorder is None or self.finish_recording(recorder, timeout)
+
+    def detach_recording(self) -> Recorder | None:
+        """Take the recording out of the set at once (it is off from now on); finish it
+        with `finish_recording`, which may take a while: it checks the file."""
         with self._lock:
             recorder, self.recorder = self.recorder, None
-        return recorder is None or self._stop_worker(recorder, timeout)
+        return recorder
+
+    def finish_recording(self, recorder: Recorder, timeout: float = 2.0) -> bool:
+        return self._stop_worker(recorder, timeout)
 
     def _stop_worker(self, worker: Worker, timeout: float) -> bool:
         ok = worker.stop(timeout)

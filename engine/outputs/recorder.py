@@ -1,4 +1,10 @@
-"""Records the output (optionally side by side with the input) to a video file."""
+"""Records the output (optionally side by side with the input) to a video file.
+
+The recording is written crash-safe under a temporary name beside the requested one
+(engine.outputs.video_file): a clean stop checks it and renames it into place; a
+process that dies leaves the temporary, which plays up to its last second or so; a
+write error (a full disk) stops the recording, keeps what plays and says where.
+"""
 
 from __future__ import annotations
 
@@ -12,10 +18,7 @@ from engine.core.packet import FramePacket
 from engine.core.threads import ErrorCallback
 from engine.core.types import Frame
 from engine.outputs.base import FrameFeed, QueueSink
-
-# FFV1 is lossless (for quality judging); mp4v plays everywhere without extra codecs.
-_CODECS = {".mp4": "mp4v", ".m4v": "mp4v", ".mov": "mp4v", ".avi": "MJPG", ".mkv": "FFV1"}
-
+from engine.outputs.video_file import VideoOutput, VideoWriteError, video_format
 
 # Gaps longer than this restart the timeline instead of being filled with repeats.
 _MAX_GAP_S = 2.0
@@ -25,26 +28,20 @@ class RecorderError(OSError):
     """The recording could not be started or written."""
 
 
-def check_output_path(path: Path) -> None:
-    """Fail before recording starts: a known format and a folder we can write into."""
-    suffix = path.suffix.lower()
-    if suffix not in _CODECS:
-        raise RecorderError(f"{path}: unsupported video format {suffix!r} (use .mp4, .avi, .mkv)")
+def check_recording_path(path: Path) -> None:
+    """Fail before recording starts: a known format, a file name, a writable folder."""
+    try:
+        video_format(path)
+    except VideoWriteError as exc:
+        raise RecorderError(str(exc)) from None
+    if path.is_dir():
+        raise RecorderError(f"{path}: is a folder; give a file name to record to")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise RecorderError(f"{path}: cannot create folder ({exc.strerror or exc})") from exc
     if not os.access(path.parent, os.W_OK):
         raise RecorderError(f"{path}: folder {path.parent} is not writable")
-
-
-def open_writer(path: Path, size: tuple[int, int], fps: float) -> cv2.VideoWriter:
-    check_output_path(path)
-    fourcc = cv2.VideoWriter.fourcc(*_CODECS[path.suffix.lower()])
-    writer = cv2.VideoWriter(str(path), fourcc, fps, size)
-    if not writer.isOpened():
-        raise RecorderError(f"{path}: cannot open for writing")
-    return writer
 
 
 class Recorder(QueueSink):
@@ -59,11 +56,12 @@ class Recorder(QueueSink):
         super().__init__("sink-recorder", engine, on_error=on_error)
         self.path = Path(path)
         # Checked here, on the caller's thread, so a bad path fails at once, not mid-stream.
-        check_output_path(self.path)
+        check_recording_path(self.path)
         self.fps = fps
         self.side_by_side = side_by_side
-        self._writer: cv2.VideoWriter | None = None
+        self._output: VideoOutput | None = None
         self._size: tuple[int, int] | None = None
+        self.finished = False  # the file is complete under `path`
         # The file follows the capture clock (see `_gap`); `written` counts frames in it.
         self._origin_ns: int | None = None
         self._previous: Frame | None = None
@@ -99,22 +97,45 @@ class Recorder(QueueSink):
             return
         frame = self._compose(packet)
         size = (frame.shape[1], frame.shape[0])
-        if self._writer is None:
-            self._writer = open_writer(self.path, size, self.fps)
+        if self._output is None:
+            try:
+                self._output = VideoOutput(self.path, size, self.fps, crash_safe=True)
+            except (VideoWriteError, OSError) as exc:
+                raise RecorderError(str(exc)) from exc
             self._size = size
         elif size != self._size:
             assert self._size is not None
             frame = cv2.resize(frame, self._size, interpolation=cv2.INTER_AREA)
+        try:
+            self._write(self._output, frame, gap)
+        except VideoWriteError as exc:
+            output, self._output = self._output, None
+            raise RecorderError(f"recording stopped: {output.failed(exc)}") from exc
+
+    def _write(self, output: VideoOutput, frame: Frame, gap: int) -> None:
         if self._previous is not None:
             for _ in range(gap):  # hold the previous picture over the dropped slots
-                self._writer.write(self._previous)
-            self.repeated += gap
-            self.written += gap
-        self._writer.write(frame)
+                output.write(self._previous)
+                self.repeated += 1
+                self.written += 1
+        output.write(frame)
         self.written += 1
         self._previous = frame
 
+    @property
+    def temp_path(self) -> Path | None:
+        """The file being written (the copy a crash would leave), once a frame came."""
+        output = self._output
+        return None if output is None else output.file.temp
+
     def close(self) -> None:
-        if self._writer is not None:
-            self._writer.release()
-            self._writer = None
+        """Check the file and give it its name (sink thread, as it ends). A failure is
+        raised, so it becomes the recorder's error."""
+        output, self._output = self._output, None
+        if output is None:
+            return
+        try:
+            output.commit()
+        except VideoWriteError as exc:
+            raise RecorderError(str(exc)) from exc
+        self.finished = True

@@ -1,15 +1,25 @@
-"""Offline processing (`fusecam swap`): one image or a whole video through the live stages."""
+"""Offline processing (`fusecam swap`): one image or a whole video through the live stages.
+
+The output appears under its name only complete: written under a temporary name, the
+target's audio muxed in, checked and renamed (engine.core.atomic,
+engine.outputs.video_file). A stage that fails on a frame fails the whole swap — live,
+that frame would pass through unswapped; offline, an output with unswapped frames is
+not the result that was asked for.
+"""
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from engine.core.imageio import IMAGE_SUFFIXES, read_image, write_image
 from engine.core.packet import FramePacket
+from engine.core.types import Frame
 from engine.outputs.audio_mux import AudioMuxError, add_audio, has_audio
-from engine.outputs.recorder import open_writer
+from engine.outputs.video_file import VideoOutput
 from engine.runtime.pipeline import Engine
 from engine.sources.base import SourceError
 from engine.sources.video import VideoFileSource
@@ -17,45 +27,111 @@ from engine.sources.video import VideoFileSource
 Progress = Callable[[int, int | None], None]
 
 
+class SwapFailed(RuntimeError):
+    """A stage raised on a frame; nothing was written."""
+
+
+@dataclass(frozen=True, slots=True)
+class SwapReport:
+    """What a swap wrote, and what the user should hear about it."""
+
+    frames: int
+    without_face: int  # frames where no face was found (copied unchanged)
+    not_swapped: int  # frames with faces of which none could be swapped
+    expected: int | None = None  # frames the video's header announced
+    audio: str = ""  # how the target's audio was kept ("copied aac"); "" none
+    audio_error: str | None = None  # why it could not be (the video has none)
+
+    def warnings(self) -> list[str]:
+        lines = []
+        # Frame counts in headers are estimates: only a clear shortfall is worth a word.
+        if self.expected is not None and self.frames < self.expected - 2:
+            lines.append(
+                f"the target ended after {self.frames} of the {self.expected} frames its "
+                "header announces (cut short or damaged?)"
+            )
+        if self.without_face == self.frames:
+            where = "the target" if self.frames == 1 else f"any of the {self.frames} frames"
+            lines.append(f"no face found in {where}; the output is the target unchanged")
+        elif self.without_face:
+            lines.append(f"no face found in {self.without_face} of {self.frames} frames")
+        if self.not_swapped:
+            lines.append(f"faces found but none swapped in {self.not_swapped} frame(s)")
+        if self.audio_error is not None:
+            lines.append(self.audio_error)
+        return lines
+
+
 def is_image(path: Path) -> bool:
     return path.suffix.lower() in IMAGE_SUFFIXES
 
 
-def swap_image(engine: Engine, target: Path, output: Path) -> FramePacket:
-    frame = read_image(target)
-    frame.flags.writeable = False
-    packet = engine.process(FramePacket(0, time.monotonic_ns(), frame))
+class _Tally:
+    """Runs frames through the engine and keeps count of faces; raises on a stage error."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.frames = self.without_face = self.not_swapped = 0
+
+    def process(self, frame: Frame) -> FramePacket:
+        frame.flags.writeable = False
+        packet = self.engine.process(FramePacket(self.frames, time.monotonic_ns(), frame))
+        error = packet.info.get("error")
+        if error is not None:
+            raise SwapFailed(f"frame {self.frames + 1}: stage {error}; nothing was written")
+        self.frames += 1
+        miss = packet.check.miss if packet.check is not None else None
+        if miss == "no_face":
+            self.without_face += 1
+        elif miss == "not_swapped":
+            self.not_swapped += 1
+        return packet
+
+    def report(self, expected: int | None = None) -> SwapReport:
+        return SwapReport(self.frames, self.without_face, self.not_swapped, expected)
+
+
+def swap_image(engine: Engine, target: Path, output: Path) -> SwapReport:
+    tally = _Tally(engine)
+    packet = tally.process(read_image(target))
     write_image(output, packet.result)
-    return packet
+    return tally.report()
 
 
-def swap_video(engine: Engine, target: Path, output: Path, progress: Progress | None = None) -> int:
-    """Process every frame in order (no drops); returns the number of frames written."""
+def swap_video(
+    engine: Engine, target: Path, output: Path, progress: Progress | None = None
+) -> SwapReport:
+    """Process every frame in order (no drops) into `output` with the target's audio,
+    all or nothing (a failure to keep the audio is reported, not fatal)."""
     source = VideoFileSource(target, realtime=False)
     info = source.open()
-    writer = open_writer(output, (info.width, info.height), info.fps)
-    count = 0
-    try:
+    tally = _Tally(engine)
+    audio = _Audio(target)
+    with VideoOutput(output, (info.width, info.height), info.fps) as video:
         for frame in source.iter_frames():
-            frame.flags.writeable = False
-            packet = engine.process(FramePacket(count, time.monotonic_ns(), frame))
-            writer.write(packet.result)
-            count += 1
+            video.write(tally.process(frame).result)
             if progress is not None:
-                progress(count, info.frame_count)
-    finally:
-        writer.release()
-    if count == 0:
-        raise SourceError(f"{target}: no frames could be read")
-    return count
+                progress(tally.frames, info.frame_count)
+        if tally.frames == 0:
+            raise SourceError(f"{target}: no frames could be read")
+        video.commit(finish=audio.add)
+    return dataclasses.replace(
+        tally.report(info.frame_count), audio=audio.how, audio_error=audio.error
+    )
 
 
-def keep_audio(target: Path, output: Path) -> str:
-    """Mux the target's audio into the swapped video: "" when the target has none, else
-    what was done; AudioMuxError when it failed (the video itself is kept)."""
-    if not has_audio(target):
-        return ""
-    return add_audio(output, target)
+class _Audio:
+    """The target's sound, muxed into the finished video before it is checked and named."""
 
+    def __init__(self, target: Path) -> None:
+        self.target = target
+        self.how = ""
+        self.error: str | None = None
 
-__all__ = ["AudioMuxError", "is_image", "keep_audio", "swap_image", "swap_video"]
+    def add(self, video: Path) -> None:
+        if not has_audio(self.target):
+            return
+        try:
+            self.how = add_audio(video, self.target)
+        except AudioMuxError as exc:  # the video stays as it is, without sound
+            self.error = f"the target's audio could not be kept ({exc.__cause__ or exc})"

@@ -1,27 +1,28 @@
 """Persists the app's state (engine settings, input choice, gallery list) as versioned JSON.
 
 The file lives in the user's config dir (platformdirs), or in `$FUSECAM_CONFIG_DIR` when
-set (tests, portable installs). Loading never raises: a corrupt or unreadable file gives
-the defaults plus a message for the user, and the bad file is kept beside the new one so
-nothing the user configured is silently destroyed. No Qt here.
+set (tests, portable installs). Loading never raises: every field is checked on its own
+(engine.core.dataclass_json), an invalid one falls back to its default with a message,
+a corrupt or unreadable file gives the defaults; either way the file as it was is kept
+beside the new one, so nothing the user configured is silently destroyed. No Qt here.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import logging
 import os
-import types
 import typing
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
 import platformdirs
 
+from engine.core.atomic import write_bytes_atomic
+from engine.core.dataclass_json import build_dataclass, changed_leaves, to_json
 from engine.core.settings import EngineSettings
+from engine.outputs.delay import MAX_DELAY_MS
 from engine.sources.choice import InputChoice
 
 log = logging.getLogger(__name__)
@@ -29,6 +30,8 @@ log = logging.getLogger(__name__)
 CONFIG_ENV = "FUSECAM_CONFIG_DIR"
 FILE_NAME = "settings.json"
 VERSION = 1
+# A settings file is a few kilobytes; anything far larger is not one (and is not parsed).
+MAX_FILE_BYTES = 1 << 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +72,14 @@ class AppState:
     controls_visible: bool = True
     language: str = ""  # "de", "en"…; "": the system's
 
+    def __post_init__(self) -> None:
+        if not 0 <= self.stream_port <= 65535:
+            raise ValueError(f"stream port {self.stream_port} is out of range (0..65535)")
+        if not 0 <= self.output_delay_ms <= MAX_DELAY_MS:
+            raise ValueError(f"output delay must be in 0..{MAX_DELAY_MS} ms")
+        if not 0 <= self.gallery_height <= 10_000:  # Qt takes a C int; no screen is taller
+            raise ValueError(f"gallery height {self.gallery_height} px is out of range")
+
 
 @dataclass(frozen=True, slots=True)
 class LoadResult:
@@ -85,120 +96,6 @@ def config_dir() -> Path:
 
 def settings_path() -> Path:
     return config_dir() / FILE_NAME
-
-
-# --- dataclass <-> JSON --------------------------------------------------------------
-
-
-def changed_leaves(value: Any, default: Any) -> dict[str, Any]:
-    """The JSON of the fields of a dataclass tree that differ from `default`'s.
-
-    Engine settings are saved this way so that a tuning default improved in a later
-    release reaches users who never touched that setting, while their own choices stay.
-    """
-    out: dict[str, Any] = {}
-    for f in dataclasses.fields(value):
-        mine, theirs = getattr(value, f.name), getattr(default, f.name)
-        if mine == theirs:
-            continue
-        if dataclasses.is_dataclass(mine) and type(mine) is type(theirs):
-            out[f.name] = changed_leaves(mine, theirs)
-        else:
-            out[f.name] = to_json(mine)
-    return out
-
-
-def to_json(value: Any) -> Any:
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: to_json(getattr(value, f.name)) for f in dataclasses.fields(value)}
-    if isinstance(value, tuple | list):
-        return [to_json(v) for v in value]
-    if isinstance(value, Path):
-        return str(value)
-    return value
-
-
-class _Mismatch(ValueError):
-    pass
-
-
-def _convert(value: Any, hint: Any, where: str, problems: list[str]) -> Any:
-    """Check `value` against a type hint, building nested dataclasses; raise _Mismatch."""
-    origin = typing.get_origin(hint)
-    if hint is Any:
-        return value
-    if origin is Literal:
-        if value in typing.get_args(hint):
-            return value
-        raise _Mismatch(f"{value!r} is not one of {typing.get_args(hint)}")
-    if origin in (typing.Union, types.UnionType):
-        return _first_fit(value, hint, where, problems)
-    if origin is tuple:
-        args = typing.get_args(hint)
-        if not isinstance(value, list):
-            raise _Mismatch(f"expected a list, got {type(value).__name__}")
-        item_hint = args[0] if args else Any
-        return tuple(_convert(v, item_hint, where, problems) for v in value)
-    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
-        if not isinstance(value, dict):
-            raise _Mismatch(f"expected an object, got {type(value).__name__}")
-        return build_dataclass(hint, value, where, problems)
-    return _scalar(value, hint)
-
-
-def _first_fit(value: Any, union: Any, where: str, problems: list[str]) -> Any:
-    """The value as the first type of the union it fits."""
-    for option in typing.get_args(union):
-        try:
-            return _convert(value, option, where, problems)
-        except _Mismatch:
-            continue
-    raise _Mismatch(f"{value!r} does not fit {union}")
-
-
-# JSON scalars: what each type accepts, and what its error says was expected. JSON has
-# one number type; a bool is never a number here, although Python says it is an int.
-_SCALARS: dict[Any, tuple[Callable[[Any], bool], str]] = {
-    bool: (lambda v: isinstance(v, bool), "true/false"),
-    int: (lambda v: isinstance(v, int) and not isinstance(v, bool), "a whole number"),
-    float: (lambda v: isinstance(v, int | float) and not isinstance(v, bool), "a number"),
-    str: (lambda v: isinstance(v, str), "text"),
-}
-
-
-def _scalar(value: Any, hint: Any) -> Any:
-    if hint is type(None):
-        if value is None:
-            return None
-        raise _Mismatch("expected null")
-    if hint not in _SCALARS:
-        raise _Mismatch(f"unsupported type {hint}")
-    accepts, expected = _SCALARS[hint]
-    if not accepts(value):
-        raise _Mismatch(f"expected {expected}, got {value!r}")
-    return float(value) if hint is float else value
-
-
-def build_dataclass(cls: type[Any], data: dict[str, Any], where: str, problems: list[str]) -> Any:
-    """Build `cls` from `data`, keeping the default of every field that is missing or
-    invalid (each invalid one is noted in `problems`). Unknown keys are ignored: they
-    come from a newer version or from a setting that no longer exists."""
-    hints = typing.get_type_hints(cls)
-    kwargs: dict[str, Any] = {}
-    for f in dataclasses.fields(cls):
-        if f.name not in data:
-            continue
-        path = f"{where}.{f.name}" if where else f.name
-        try:
-            kwargs[f.name] = _convert(data[f.name], hints[f.name], path, problems)
-        except _Mismatch as exc:
-            problems.append(f"{path}: {exc}")
-    try:
-        return cls(**kwargs)
-    except (ValueError, TypeError) as exc:
-        # Fields valid alone but not together (a range check in __post_init__).
-        problems.append(f"{where or cls.__name__}: {exc}")
-        return cls()
 
 
 # --- migrations ----------------------------------------------------------------------
@@ -226,28 +123,53 @@ def _migrate(data: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
 # --- load / save ---------------------------------------------------------------------
 
 
-def _keep_bad_file(path: Path) -> Path | None:
+def _keep_bad_file(path: Path, *, move: bool) -> str:
+    """Keep the file as the user had it beside the new one; a sentence saying where."""
     bad = path.with_name(path.name + ".bad")
     try:
-        path.replace(bad)
-        return bad
+        if move:
+            path.replace(bad)
+        else:
+            write_bytes_atomic(bad, path.read_bytes())
     except OSError:
-        return None
+        return ""
+    return f" The file as it was is kept as {bad}."
+
+
+def _read(path: Path) -> tuple[dict[str, Any], list[str]]:
+    """The file's object, migrated; ValueError (or OSError) when it cannot be one."""
+    if path.stat().st_size > MAX_FILE_BYTES:
+        raise ValueError(f"over {MAX_FILE_BYTES // 1024} KB: not a settings file")
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except RecursionError:  # nested deeper than the parser's stack
+        raise ValueError("nested too deeply to be a settings file") from None
+    if not isinstance(data, dict):
+        raise ValueError("the file does not hold a JSON object")
+    return _migrate(data)
 
 
 def load(path: Path | None = None) -> LoadResult:
     """Never raises: problems come back as messages, the state falls back to defaults."""
     path = path or settings_path()
+    try:
+        return _load(path)
+    except Exception as exc:
+        # Not reached by any file we know of (the checks above and in dataclass_json
+        # cover them, and a fuzz test hunts for more); if a bug does, the app must
+        # still start, with its defaults and the file kept.
+        log.exception("loading settings from %s failed", path)
+        kept = _keep_bad_file(path, move=True)
+        return LoadResult(AppState(), (f"Settings file {path} could not be used ({exc}).{kept}",))
+
+
+def _load(path: Path) -> LoadResult:
     if not path.exists():
         return LoadResult(AppState())
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        if not isinstance(data, dict):
-            raise ValueError("the file does not hold a JSON object")
-        data, notes = _migrate(data)
+        data, notes = _read(path)
     except (OSError, UnicodeDecodeError, ValueError) as exc:
-        bad = _keep_bad_file(path)
-        kept = f" The old file was kept as {bad}." if bad else ""
+        kept = _keep_bad_file(path, move=True)
         return LoadResult(
             AppState(),
             (f"Settings file {path} could not be read ({exc}); using defaults.{kept}",),
@@ -258,16 +180,14 @@ def load(path: Path | None = None) -> LoadResult:
     messages = list(notes)
     if problems:
         shown = "; ".join(problems[:4]) + (" …" if len(problems) > 4 else "")
-        messages.append(f"Some saved settings were invalid and reset to defaults: {shown}")
+        kept = _keep_bad_file(path, move=False)
+        messages.append(f"Some saved settings were invalid and reset to defaults: {shown}.{kept}")
     return LoadResult(state, tuple(messages))
 
 
 def save(state: AppState, path: Path | None = None) -> None:
     """Atomic write (temp file + rename) so a crash mid-write never corrupts the file."""
     path = path or settings_path()
-    path.parent.mkdir(parents=True, exist_ok=True)
     data = {"version": VERSION, **to_json(state)}
     data["engine"] = changed_leaves(state.engine, EngineSettings())
-    tmp = path.with_name(path.name + ".part")
-    tmp.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
-    tmp.replace(path)
+    write_bytes_atomic(path, (json.dumps(data, indent=2) + "\n").encode("utf-8"))

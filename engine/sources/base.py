@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 import cv2
 
+from engine.core.imagesize import FrameSizeError, check_frame_size
 from engine.core.packet import FramePacket
 from engine.core.slots import LatestSlot
 from engine.core.threads import ErrorCallback, Worker
@@ -108,7 +109,14 @@ class FrameSource(Worker):
 
     # --- public API -----------------------------------------------------------------
     def open(self) -> SourceInfo:
-        info = self._open()
+        try:
+            # A size asked for is checked before anything is allocated for it.
+            if self.size is not None:
+                check_frame_size(*self.size, f"{self.kind} size")
+            info = self._open()
+            check_frame_size(info.width, info.height, info.name)
+        except FrameSizeError as exc:
+            raise SourceError(str(exc)) from None
         if self.size is not None:
             info = SourceInfo(
                 info.kind, info.name, self.size[0], self.size[1], info.fps, info.frame_count
@@ -151,6 +159,19 @@ class FrameSource(Worker):
             return frame
         return cv2.resize(frame, self.size, interpolation=cv2.INTER_AREA)
 
+    def _next_frame(self) -> Frame | None:
+        """The next frame, from the start again at the end when looping; None at the end."""
+        frame = self._read()
+        if frame is None and self.loop and not self.stopping and self._rewind():
+            frame = self._read()
+            if frame is None and not self.stopping:
+                # Rewound, and still nothing: looping on would spin forever at 0 fps.
+                raise SourceError(
+                    f"{self.source_name}: stopped delivering frames (the file was cut "
+                    "short, changed, or is not a video)"
+                )
+        return frame
+
     def _run(self) -> None:
         if self.info is None:
             self.open()
@@ -161,10 +182,8 @@ class FrameSource(Worker):
             while not self.stopping:
                 if self.max_frames is not None and self.frames_read >= self.max_frames:
                     break
-                frame = self._read()
+                frame = self._next_frame()
                 if frame is None:
-                    if self.loop and self._rewind():
-                        continue
                     break
                 self._put(frame)
                 if self.lockstep and not self._taken():

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Literal
 
 from engine.core.imageio import IMAGE_SUFFIXES
+from engine.core.imagesize import check_frame_size
 from engine.core.threads import ErrorCallback
 from engine.sources import CameraSource, DemoSource, ImageSource, VideoFileSource
 from engine.sources.base import FrameSource, SourceError
@@ -16,6 +17,7 @@ from engine.sources.base import FrameSource, SourceError
 log = logging.getLogger(__name__)
 
 InputKind = Literal["auto", "camera", "demo", "file"]
+MAX_CAMERA_INDEX = 256  # OpenCV's backends take an index in the low hundreds at most
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +36,16 @@ class InputChoice:
             raise ValueError(f"unknown input kind {self.kind!r}")
         if self.kind == "file" and not self.path:
             raise ValueError("a file input needs a path")
+        if isinstance(self.device, int) and not 0 <= self.device < MAX_CAMERA_INDEX:
+            raise ValueError(f"camera index {self.device} is out of range")
+        if (self.width is None) != (self.height is None):
+            raise ValueError("give both a width and a height, or neither")
+        if self.width is not None and self.height is not None:
+            if not (16 <= self.width <= 8192 and 16 <= self.height <= 8192):
+                raise ValueError(f"input size {self.width}x{self.height} is out of range")
+            check_frame_size(self.width, self.height, "input size")
+        if self.fps is not None and not 1.0 <= self.fps <= 240.0:
+            raise ValueError(f"input frame rate {self.fps} is out of range (1..240)")
 
     def label(self) -> str:
         if self.kind == "demo":

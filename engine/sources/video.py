@@ -7,6 +7,7 @@ from pathlib import Path
 
 import cv2
 
+from engine.core.imagesize import FrameSizeError, check_frame_size
 from engine.core.types import Frame
 from engine.sources.base import FrameSource, SourceError, SourceInfo
 
@@ -23,6 +24,16 @@ class VideoFileSource(FrameSource):
         if not self.path.is_file():
             raise SourceError(f"{self.path}: no such video file")
         cap = cv2.VideoCapture(str(self.path))
+        if cap.isOpened():
+            # The container's size, before the first frame is decoded at that size.
+            width = int(cap.get(cv2.CAP_PROP_FRAME_WIDTH))
+            height = int(cap.get(cv2.CAP_PROP_FRAME_HEIGHT))
+            try:
+                if width and height:
+                    check_frame_size(width, height, str(self.path))
+            except FrameSizeError:
+                cap.release()
+                raise
         ok, first = cap.read() if cap.isOpened() else (False, None)
         if not ok or first is None:
             cap.release()

@@ -26,6 +26,7 @@ from app.gui.i18n import tr
 from app.gui.widgets.outputs_panel import OUTPUTS, OutputsPanel, loopback_devices
 from engine.core.threads import Worker
 from engine.outputs.output_set import OUTPUT_ERRORS, OutputConfig, RecordConfig
+from engine.outputs.recorder import Recorder
 from engine.outputs.stream import StreamConfig, generate_token
 from engine.outputs.stream.lan import lan_url
 from engine.outputs.virtualcam import VirtualCamConfig
@@ -42,7 +43,15 @@ def default_record_dir() -> Path:
 
 
 def recording_path(folder: Path) -> Path:
-    return folder / f"fusecam-{datetime.now():%Y%m%d-%H%M%S}.mp4"
+    """A new file name in `folder`, never one that exists (two recordings started
+    within a second must not overwrite each other)."""
+    stem = f"fusecam-{datetime.now():%Y%m%d-%H%M%S}"
+    path = folder / f"{stem}.mp4"
+    number = 1
+    while path.exists():
+        number += 1
+        path = folder / f"{stem}-{number}.mp4"
+    return path
 
 
 def _short(text: str, limit: int = 90) -> str:
@@ -179,15 +188,30 @@ class OutputsController(QObject):
 
     def _stop(self, name: str) -> None:
         if name == "record":
-            status = self.outputs.status().recording
-            self.outputs.stop_recording(timeout=1.0)
-            if status is not None:
-                text = tr("Recorded {frames} frames to {path}")
-                self.message.emit("info", text.format(frames=status.written, path=status.path))
+            # Finishing checks the file (its ends decode, every frame is there): on the
+            # io thread, so a long recording never freezes the window.
+            recorder = self.outputs.detach_recording()
+            if recorder is None:
+                return
+            self._busy.add(name)
+            self.panel.set_state(name, False, tr("finishing…"), busy=True)
+            self.core.io.submit(
+                lambda: self.outputs.finish_recording(recorder, timeout=120.0),
+                lambda _r, _e: self._recording_finished(recorder),
+            )
         elif name == "stream":
             self.outputs.stop_stream(timeout=1.0)
         else:
             self.outputs.stop_virtual_cam(timeout=1.0)
+
+    def _recording_finished(self, recorder: Recorder) -> None:
+        self._busy.discard("record")
+        if recorder.finished:
+            text = tr("Recorded {frames} frames to {path}")
+            self.message.emit("info", text.format(frames=recorder.written, path=recorder.path))
+        elif recorder.error is not None:
+            self.message.emit("error", f"recorder: {recorder.error}")
+        self.refresh()
 
     def _opened(self, name: str, error: BaseException | None) -> None:
         self._busy.discard(name)

@@ -12,7 +12,7 @@ these widgets only display and report clicks.
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCore import QRect, QSize, Qt, Signal
+from PySide6.QtCore import QEvent, QRect, QSize, Qt, Signal
 from PySide6.QtGui import (
     QContextMenuEvent,
     QEnterEvent,
@@ -207,10 +207,10 @@ class FaceTile(QFrame):
         self._show_images()
         super().enterEvent(event)
 
-    def leaveEvent(self, event: object) -> None:
+    def leaveEvent(self, event: QEvent) -> None:
         self._hovered = False
         self._show_images()
-        super().leaveEvent(event)  # type: ignore[arg-type]
+        super().leaveEvent(event)
 
     def set_active(self, active: bool) -> None:
         if self.property("active") != active:

@@ -184,10 +184,8 @@ class HudOverlay(QWidget):
 
     def _resize(self) -> None:
         self.resize(self._width(), self._height())
+        # The preview re-places the card when it changes size (its event filter).
         self.setAccessibleDescription(" · ".join(self.data.lines()))
-        parent = self.parentWidget()
-        if parent is not None:
-            parent.update()  # the preview re-places the card (its resize hook)
 
     def set_data(self, data: HudData) -> None:
         self.data = data

@@ -130,12 +130,16 @@ class PreviewWidget(QWidget):
             painter.drawText(self.rect(), Qt.AlignmentFlag.AlignCenter, self.placeholder)
         rect = self.target_rect()
         if self._caption:
-            self._paint_tag(painter, self._caption, rect.top() + 10, QColor(220, 150, 40, 230))
+            amber, dark = QColor(220, 150, 40, 230), QColor(20, 20, 20)
+            self._paint_tag(painter, self._caption, rect.top() + 10, amber, dark)
         if self._marker:
-            self._paint_tag(painter, self._marker, rect.bottom() - 34, QColor(196, 70, 60, 230))
+            red, white = QColor(196, 70, 60, 230), QColor(255, 255, 255)
+            self._paint_tag(painter, self._marker, rect.bottom() - 34, red, white)
         painter.end()
 
-    def _paint_tag(self, painter: QPainter, text: str, top: float, colour: QColor) -> None:
+    def _paint_tag(
+        self, painter: QPainter, text: str, top: float, colour: QColor, ink: QColor
+    ) -> None:
         """A rounded tag centred on the picture, elided to fit it."""
         font = QFont(self.font())
         font.setBold(True)
@@ -148,5 +152,5 @@ class PreviewWidget(QWidget):
         painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(colour)
         painter.drawRoundedRect(box, 6, 6)
-        painter.setPen(QColor(255, 255, 255) if self._marker == text else QColor(20, 20, 20))
+        painter.setPen(ink)
         painter.drawText(box, Qt.AlignmentFlag.AlignCenter, shown)

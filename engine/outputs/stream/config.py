@@ -31,6 +31,24 @@ def is_loopback(host: str) -> bool:
         return False  # a host name: it may resolve to anything, so treat it as exposed
 
 
+def loopback_host_header(value: str | None) -> bool:
+    """Whether a request's Host header names this machine by a loopback name.
+
+    A loopback stream without a token must not answer other names: a web page the user
+    visits can point its own domain at 127.0.0.1 (DNS rebinding) and read the stream as
+    same-origin; its requests then carry that domain in Host. A missing Host (an
+    HTTP/1.0 tool) is no browser, so it is let through.
+    """
+    if value is None:
+        return True
+    host = value.strip().lower()
+    if host.startswith("["):
+        host = host[1 : host.find("]")] if "]" in host else host
+    elif host.count(":") == 1:
+        host = host.split(":", 1)[0]
+    return is_loopback(host.rstrip("."))
+
+
 def parse_endpoint(text: str) -> tuple[str, int]:
     """`PORT`, `HOST:PORT` or `[IPv6]:PORT` → (host, port); host defaults to loopback."""
     text = text.strip()
@@ -60,6 +78,11 @@ class StreamConfig:
     max_clients: int = 32
     # A client that accepts no data for this long is dropped (its thread and socket freed).
     send_timeout_s: float = 10.0
+    # The whole request line and headers must arrive within this (not per byte: a
+    # slowloris client sends a byte now and then), and one address may have this many
+    # connections still sending theirs (engine.outputs.stream.connections).
+    request_timeout_s: float = 5.0
+    max_pending_per_address: int = 4
     # Kernel send buffer per client. Small keeps a slow client's picture fresh: the
     # newest-wins skip happens here instead of seconds of frames queueing in the kernel.
     send_buffer_bytes: int | None = 256 * 1024
@@ -71,8 +94,10 @@ class StreamConfig:
             raise StreamError(f"JPEG quality {self.quality} is out of range (1..100)")
         if not 1 <= self.max_clients <= 256:
             raise StreamError(f"max_clients {self.max_clients} is out of range (1..256)")
-        if self.send_timeout_s <= 0:
-            raise StreamError("send_timeout_s must be > 0")
+        if self.send_timeout_s <= 0 or self.request_timeout_s <= 0:
+            raise StreamError("send_timeout_s and request_timeout_s must be > 0")
+        if self.max_pending_per_address < 1:
+            raise StreamError("max_pending_per_address must be >= 1")
         if self.token is not None and not _TOKEN_RE.fullmatch(self.token):
             raise StreamError(
                 "stream token must be 8-128 characters of letters, digits, '-', '_', '.', '~'"

@@ -3,7 +3,9 @@
 One thread per connection (stdlib `socketserver`): a client that stops reading blocks
 only its own thread, on a socket with a small send buffer and a send timeout, so it
 loses frames (it always gets the newest next) and is dropped after `send_timeout_s`,
-while the engine, the encoder and every other client carry on.
+while the engine, the encoder and every other client carry on. A client that never
+finishes its request is closed at a deadline and when others need its place
+(connections.py); a loopback stream answers only loopback Host names (DNS rebinding).
 """
 
 from __future__ import annotations
@@ -25,12 +27,12 @@ from urllib.parse import parse_qs, quote, urlsplit
 from engine.core.threads import ErrorCallback, Worker
 from engine.outputs.base import FrameFeed
 from engine.outputs.stream.auth import authorize
-from engine.outputs.stream.config import StreamConfig, StreamError
+from engine.outputs.stream.config import StreamConfig, StreamError, loopback_host_header
+from engine.outputs.stream.connections import ConnectionTable
 from engine.outputs.stream.jpeg import BOUNDARY, JpegFeed
 
 log = logging.getLogger(__name__)
 
-REQUEST_TIMEOUT_S = 10.0  # to send the request line and headers
 SNAPSHOT_WAIT_S = 2.0  # for the first frame when none was published yet
 _WAIT_SLICE_S = 0.5  # how often a waiting client re-checks for shutdown
 
@@ -74,7 +76,7 @@ class _Server(socketserver.ThreadingTCPServer):
         super().__init__(address, _Handler)
 
     def process_request(self, request: _Request, client_address: Any) -> None:
-        if not self.owner._admit(cast(socket.socket, request)):
+        if not self.owner.table.admit(cast(socket.socket, request), str(client_address[0])):
             self.shutdown_request(request)
             return
         # One short-lived thread per connection (not a Worker: the server owns them, and
@@ -91,7 +93,11 @@ class _Server(socketserver.ThreadingTCPServer):
         try:
             super().process_request_thread(request, client_address)
         finally:
-            self.owner._release(cast(socket.socket, request))
+            self.owner.table.release(cast(socket.socket, request))
+
+    def service_actions(self) -> None:
+        # serve_forever's loop, every poll interval: the whole-request deadline.
+        self.owner.table.expire()
 
     def handle_error(self, request: object, client_address: object) -> None:
         # Clients vanish mid-request all the time; that is not worth a traceback.
@@ -101,7 +107,6 @@ class _Server(socketserver.ThreadingTCPServer):
 class _Handler(BaseHTTPRequestHandler):
     server_version = "Fusecam"
     sys_version = ""
-    timeout = REQUEST_TIMEOUT_S
 
     @property
     def owner(self) -> StreamServer:
@@ -109,6 +114,8 @@ class _Handler(BaseHTTPRequestHandler):
 
     def setup(self) -> None:
         super().setup()
+        # Per read, a backstop: the table's whole-request deadline is the real limit.
+        self.connection.settimeout(self.owner.config.request_timeout_s)
         buffer = self.owner.config.send_buffer_bytes
         if buffer is not None:
             self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, buffer)
@@ -144,12 +151,22 @@ class _Handler(BaseHTTPRequestHandler):
         owner = self.owner
         url = urlsplit(self.path)
         query = parse_qs(url.query)
-        if owner._over_limit(self.connection):
+        if not owner.table.request_read(self.connection):
             limit = owner.config.max_clients
             self._reply(
                 HTTPStatus.SERVICE_UNAVAILABLE,
                 f"too many clients (limit {limit})\n".encode(),
                 headers={"Retry-After": "5"},
+                send_body=send_body,
+            )
+            return
+        if not owner.config.exposed and not loopback_host_header(self.headers.get("Host")):
+            self._reply(
+                HTTPStatus.FORBIDDEN,
+                # Never the token: this answer goes to whoever named another host.
+                b"this stream answers only to loopback names: open it as "
+                + owner.config.url(owner.port, "/", with_token=False).encode()
+                + b"\n",
                 send_body=send_body,
             )
             return
@@ -241,11 +258,11 @@ class StreamServer(Worker):
         self.config = config
         self.jpegs = JpegFeed(feed, config.quality, on_error)
         self.port = config.port
-        self.rejected = 0  # connections refused with 503 or closed for being over the limit
+        self.table = ConnectionTable(
+            config.max_clients, config.max_pending_per_address, config.request_timeout_s
+        )
         self._httpd: _Server | None = None
         self._lock = threading.Lock()
-        self._changed = threading.Condition(self._lock)
-        self._connections: dict[socket.socket, bool] = {}  # socket → over the client limit
         self._clients: list[_Client] = []
 
     # --- lifecycle --------------------------------------------------------------------
@@ -277,14 +294,11 @@ class StreamServer(Worker):
 
     def stop(self, timeout: float = 2.0) -> bool:
         ended = super().stop(timeout)
-        with self._lock:
-            connections = list(self._connections)
-        for connection in connections:
+        for connection in self.table.sockets():
             # Unblocks a handler stuck sending to a stalled client.
             with contextlib.suppress(OSError):
                 connection.shutdown(socket.SHUT_RDWR)
-        with self._changed:
-            drained = self._changed.wait_for(lambda: not self._connections, timeout)
+        drained = self.table.wait_empty(timeout)
         if self._httpd is not None:
             self._httpd.server_close()
             self._httpd = None
@@ -309,7 +323,12 @@ class StreamServer(Worker):
 
     @property
     def connections(self) -> int:
-        return len(self._connections)
+        return len(self.table)
+
+    @property
+    def rejected(self) -> int:
+        """Connections refused at the door or answered 503 for being over the limit."""
+        return self.table.rejected
 
     def clients(self) -> list[ClientInfo]:
         now = time.monotonic_ns()
@@ -320,28 +339,6 @@ class StreamServer(Worker):
             ]
 
     # --- bookkeeping (server threads) ---------------------------------------------------
-    def _admit(self, connection: socket.socket) -> bool:
-        """Accept thread: past twice the limit, close without a thread; past it, a 503."""
-        with self._lock:
-            count = len(self._connections)
-            if count >= 2 * self.config.max_clients:
-                self.rejected += 1
-                return False
-            self._connections[connection] = count >= self.config.max_clients
-            return True
-
-    def _over_limit(self, connection: socket.socket) -> bool:
-        with self._lock:
-            over = self._connections.get(connection, False)
-            if over:
-                self.rejected += 1
-            return over
-
-    def _release(self, connection: socket.socket) -> None:
-        with self._changed:
-            self._connections.pop(connection, None)
-            self._changed.notify_all()
-
     def _client_started(self, address: str) -> _Client:
         client = _Client(address, time.monotonic_ns())
         with self._lock:

@@ -167,3 +167,45 @@ def test_hand_placed_files_are_checked_not_fetched_again(
     err = capsys.readouterr().err
     assert "checking" in err and "will download top (" in err and "base: downloaded" not in err
     assert (models / "top.onnx").read_bytes() == TOP
+
+
+# --- issue 14: errors that were tracebacks or walls of text -----------------------------------
+
+
+def test_a_url_that_is_not_one_is_a_one_line_error(
+    manifest: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The issue's case: `models download --url notaurl` ended in a traceback."""
+    with pytest.raises(SystemExit) as exit_info:
+        _run(manifest, "download", "base", "--yes", "--url", "notaurl")
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert "argument --url: 'notaurl' is not an https URL" in err and err.count("\n") == 1, err
+
+
+def test_a_failing_download_says_each_url_once(
+    manifest: Path, served: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The issue's case: every retry's failure repeated on one long line."""
+    missing, closed = f"{served}/gone.onnx", "http://127.0.0.1:9/base.onnx"
+    assert _run(manifest, "download", "base", "--yes", "--url", missing, "--url", closed) == 2
+    err = capsys.readouterr().err
+    failures = [line for line in err.splitlines() if line.startswith("  http")]
+    assert failures[0] == f"  {missing}: HTTP 404 File not found", err  # not retried
+    assert failures[1].startswith(f"  {closed}: ") and failures[1].endswith("(3 tries)"), err
+    assert len(failures) == 2 and failures[1].count("refused") == 1, err
+
+
+def test_a_corrupt_user_model_registry_does_not_block_the_list(
+    manifest: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The issue's case: a corrupt user_models.json made `models list` fail."""
+    registry = tmp_path / "data" / "models" / "user_models.json"
+    registry.parent.mkdir(parents=True)
+    for text in ('{"models": [', '{"models": [{"name": "x"}, 7]}'):
+        registry.write_text(text)
+        assert _run(manifest, "list") == 0
+        out, err = capsys.readouterr()
+        assert "base" in out and "top" in out
+        assert "warning:" in err and str(registry) in err
+        assert registry.read_text() == text  # left for the user to fix

@@ -30,14 +30,16 @@ def test_record_toggle_writes_a_video(qtbot, make_window, wait_ready, tmp_path: 
     qtbot.waitUntil(lambda: recorder.written >= 10, timeout=20000)
     qtbot.waitUntil(lambda: "frames" in window.outputs_panel.status["record"].text(), timeout=3000)
     button.click()
-    assert not window.outputs.is_on("record") and not recorder.alive
+    assert not window.outputs.is_on("record")
+    # Finished and checked on the io thread, then announced.
+    qtbot.waitUntil(lambda: any("Recorded" in t for t in window.messages.texts()), timeout=20000)
+    assert not recorder.alive and recorder.finished
     (video,) = tmp_path.glob("fusecam-*.mp4")
     cap = cv2.VideoCapture(str(video))
     count = int(cap.get(cv2.CAP_PROP_FRAME_COUNT))
     ok, frame = cap.read()
     cap.release()
     assert ok and frame.shape[:2] == (180, 320) and count >= 10
-    assert any("Recorded" in t for t in window.messages.texts())
 
 
 def test_stream_toggle_serves_the_output(qtbot, make_window, wait_ready) -> None:

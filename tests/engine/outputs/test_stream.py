@@ -70,7 +70,9 @@ class RawClient:
             self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
         self.sock.settimeout(10)
         self.sock.connect(("127.0.0.1", port))
-        self.sock.sendall(f"GET {path} HTTP/1.1\r\nHost: x\r\n{headers}\r\n".encode())
+        self.sock.sendall(
+            f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n{headers}\r\n".encode()
+        )
         self.buffer = b""
 
     def _read_until(self, marker: bytes) -> bytes:

@@ -76,7 +76,7 @@ def test_not_an_object(tmp_path: Path) -> None:
 def test_invalid_values_fall_back_one_by_one(tmp_path: Path) -> None:
     path = tmp_path / "settings.json"
     data = settings_store.to_json(_custom_state())
-    data["engine"]["swap"]["alpha"] = 7.5  # out of range: the whole swap section resets
+    data["engine"]["swap"]["alpha"] = 7.5  # out of range: alpha alone resets
     data["engine"]["output"]["mirror"] = "yes"  # wrong type: this field resets
     data["engine"]["enhancer"]["mode"] = "turbo"  # not a known mode
     data["engine"]["output"]["removed_setting"] = 1  # unknown: ignored silently
@@ -84,14 +84,18 @@ def test_invalid_values_fall_back_one_by_one(tmp_path: Path) -> None:
     path.write_text(json.dumps(data))
     loaded = load(path)
     state = loaded.state
-    assert state.engine.swap == EngineSettings().swap
+    assert state.engine.swap.alpha == EngineSettings().swap.alpha
+    # Its neighbours in the same section keep what the user chose.
+    assert dataclasses.replace(state.engine.swap, alpha=0.4) == _custom_state().engine.swap
     assert state.engine.output.mirror is False
     assert state.engine.output.synthetic_label is False  # valid neighbours survive
     assert state.engine.enhancer.mode == "off"
     assert state.input.device == 2 and state.gallery == _custom_state().gallery
     (message,) = loaded.messages
-    for fragment in ("engine.swap", "engine.output.mirror", "engine.enhancer.mode"):
+    for fragment in ("engine.swap.alpha", "engine.output.mirror", "engine.enhancer.mode"):
         assert fragment in message
+    # The file as the user had it is kept beside: the app will save over the original.
+    assert json.loads((tmp_path / "settings.json.bad").read_text()) == data
 
 
 def test_newer_format_is_read_with_a_note(tmp_path: Path) -> None:

@@ -8,6 +8,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -247,3 +248,48 @@ def test_real_video_opens_and_reads(testdata_dir: Path) -> None:
     assert len(packets) == 5
     assert packets[0].frame.shape == (info.height, info.width, 3)
     assert packets[0].frame.std() > 10  # real picture content, not a blank decode
+
+
+# --- sources that stop delivering, sizes no machine can hold (issue 14) -----------------------
+
+
+def test_a_looping_video_cut_short_while_it_is_read_ends_with_an_error(tmp_path: Path) -> None:
+    """The issue's case: a video truncated while it was read, looped for --frames, spun at
+    0 fps and 95 % CPU forever. Rewinding and still reading nothing is now an error."""
+    path = tmp_path / "noise.avi"  # noise: megabytes, more than FFmpeg's read buffer holds
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*"MJPG"), 30.0, (320, 240))
+    rng = np.random.default_rng(0)
+    for _ in range(60):
+        writer.write(rng.integers(0, 255, (240, 320, 3), np.uint8))
+    writer.release()
+    errors: list[BaseException] = []
+    source = VideoFileSource(
+        path, realtime=True, loop=True, on_error=lambda _w, e: errors.append(e)
+    )
+    slot: LatestSlot[FramePacket] = LatestSlot()
+    source.bind(slot)
+    source.start()
+    try:
+        assert slot.get(timeout=10) is not None
+        path.write_bytes(b"")  # cut short to nothing under the reader
+        deadline = time.monotonic() + 30
+        while not source.finished and time.monotonic() < deadline:
+            slot.get(timeout=0.05)
+        assert source.finished, "the source kept spinning on a file with no frames left"
+    finally:
+        source.stop()
+    assert isinstance(source.error, SourceError) and errors == [source.error]
+    assert "stopped delivering frames" in str(source.error)
+
+
+def test_sizes_over_the_pixel_limit_are_refused_before_anything_is_made() -> None:
+    started = time.monotonic()
+    with pytest.raises(SourceError, match="67 megapixels"):
+        DemoSource(size=(8192, 8192)).open()
+    with pytest.raises(SourceError, match="megapixels"):
+        DemoSource(size=(100_000, 1000)).open()
+    # A demo just under the limit opens at once (the backdrop blur used to take minutes).
+    demo = DemoSource(size=(7000, 7000))
+    demo.open()
+    assert demo.info is not None and (demo.info.width, demo.info.height) == (7000, 7000)
+    print(f"7000x7000 demo opened in {time.monotonic() - started:.2f} s")

@@ -48,6 +48,10 @@
         <translation>startet…</translation>
     </message>
     <message>
+        <source>finishing…</source>
+        <translation>wird abgeschlossen…</translation>
+    </message>
+    <message>
         <source>Recorded {frames} frames to {path}</source>
         <translation>{frames} Bilder aufgenommen in {path}</translation>
     </message>
