@@ -19,7 +19,6 @@ from engine.face.mesh import inside_lips, topology
 
 BROW_WEIGHT = 1.0
 EYE_WEIGHT = 1.0
-OVAL_WEIGHT = 0.0
 
 
 class ShapeTransfer:
@@ -46,7 +45,6 @@ class ShapeTransfer:
                 ]
             )
         )
-        self.oval = topo.region("face_oval")
         pinned = np.unique(np.concatenate([self.source_ids, *self.eyes, fixed]))
         free = np.setdiff1d(np.arange(n), pinned)
         # Harmonic interpolation operator, solved once: offsets_free = H @ offsets_pinned.
@@ -63,8 +61,6 @@ class ShapeTransfer:
         for eye in self.eyes:
             target[eye] = EYE_WEIGHT * d[eye].mean(axis=0)
         target[self._fixed] = 0.0
-        if OVAL_WEIGHT > 0.0:
-            target[self.oval] = OVAL_WEIGHT * d[self.oval]
         out = target.copy()
         out[self._free] = self._h @ target[self._pinned]
         return out.astype(np.float32)
