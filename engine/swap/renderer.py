@@ -118,6 +118,7 @@ class FaceRenderer:
             return None
         with steps.step("texture"):
             image, mask = _sample_source(identity, per_pixel, coverage)
+            features = _lookup(_feature_map(), per_pixel, identity.albedo.shape[0]) * coverage
         if color_match:
             with steps.step("light"):
                 image = _roll_off(image * self._light_ratio(frame, face, identity, per_pixel))
@@ -126,13 +127,15 @@ class FaceRenderer:
             target = cv2.resize(target, size, interpolation=cv2.INTER_AREA)
         with steps.step("detail"):
             if blur_sigma is None:
-                blur_sigma = detail_sigma(image, target, coverage) / work_iod
+                # Only the features' fine detail is the source's in the end (the
+                # compositor keeps the frame's own on plain skin): match those.
+                where = features > 0.5
+                blur_sigma = detail_sigma(image, target, coverage, where) / work_iod
             image = soften(image, blur_sigma * work_iod * SOFTEN)
         if swap.alpha < 1.0:
             image = _mix_target(frame, per_pixel, image, swap.alpha)
         with steps.step("masks"):
             keep = _keep_mask(local, kept_contours, coverage.shape)
-            features = _lookup(_feature_map(), per_pixel, identity.albedo.shape[0]) * coverage
         return FacePatch(
             x0=int(x0),
             y0=int(y0),

@@ -18,6 +18,7 @@ from numpy.typing import NDArray
 DETAIL_HEADROOM = 1.0
 # Candidate blur radii (px), finest first; the first that brings the render's detail down
 # to the target's wins.
+_MIN_PIXELS = 150
 _SIGMAS = (0.5, 0.8, 1.1, 1.5, 2.0, 2.7, 3.6)
 
 
@@ -27,12 +28,18 @@ def _detail(gray: NDArray[np.float32], where: NDArray[np.bool_]) -> float:
 
 
 def detail_sigma(
-    image: NDArray[np.float32], target: NDArray[np.uint8], coverage: NDArray[np.bool_]
+    image: NDArray[np.float32],
+    target: NDArray[np.uint8],
+    coverage: NDArray[np.bool_],
+    where: NDArray[np.bool_] | None = None,
 ) -> float:
-    """Blur σ that brings the render's fine detail down to the target's (0 = none)."""
+    """Blur σ that brings the render's fine detail down to the target's (0 = none),
+    compared inside `coverage` (and `where`, when given)."""
     # Measure away from the face outline, where the frame's background would dominate.
     inner = cv2.erode(coverage.astype(np.uint8), np.ones((7, 7), np.uint8)) > 0
-    if inner.sum() < 400:
+    if where is not None:
+        inner &= where
+    if inner.sum() < _MIN_PIXELS:
         return 0.0
     target_gray = cv2.cvtColor(target, cv2.COLOR_BGR2GRAY).astype(np.float32)
     render_gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
