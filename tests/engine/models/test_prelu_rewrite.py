@@ -55,7 +55,7 @@ def test_the_rewrite_is_the_same_function(tool: ModuleType) -> None:
 
 @pytest.mark.parametrize("name", ["face_landmark", "palm_detection"])
 def test_bundled_models_ship_without_prelu(name: str) -> None:
-    """A reconversion (tools/convert_mediapipe_models.py) brings PRelu back; the rewrite
-    must follow it, or these models run ~1.4–1.9× slower on the CPU."""
+    """tf2onnx writes PRelu; tools/convert_mediapipe_models.py rewrites it as it converts,
+    else these models run ~1.4–1.9× slower on the CPU."""
     model = onnx.load(str(MODELS_DIR / f"{name}.onnx"))
     assert "PRelu" not in {n.op_type for n in model.graph.node}
