@@ -13,6 +13,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from engine.core.resample import shrink
 from engine.core.types import F32, Frame, Landmarks, Mask
 
 # MediaPipe's BlazeFace keypoint order (subject's right eye first, as seen in the image left).
@@ -101,7 +102,7 @@ class FacePatch:
         if not self.resampled:
             return region.astype(np.float32)
         h, w = self.shape
-        return cv2.resize(region, (w, h), interpolation=cv2.INTER_AREA).astype(np.float32)
+        return shrink(region, (w, h)).astype(np.float32)
 
     def on_frame_grid(self, values: NDArray[np.float32]) -> NDArray[np.float32]:
         """A patch-grid array (image or mask) resampled onto its frame rectangle."""

@@ -25,7 +25,7 @@ from engine.core.profile import NO_STEPS, StepTimer
 from engine.core.settings import CompositorSettings
 from engine.core.types import F32, Frame, Mask
 from engine.face.records import FacePatch
-from engine.render.blend import band_delta
+from engine.render.blend import add_delta, band_delta
 
 SPLIT_FINE = 0.03  # IOD: box size splitting fine from mid
 SPLIT_LOW = 0.25  # IOD: box size splitting mid from low
@@ -71,14 +71,6 @@ def _box(image: F32, size_px: float) -> F32:
     return cv2.blur(image, (k, k))
 
 
-def _masked_box(image: F32, weight: F32, size_px: float) -> F32:
-    """Box filter of `image` over the pixels `weight` covers (normalised convolution)."""
-    total = _box(weight, size_px)
-    return (_box(image * weight[..., None], size_px) / np.maximum(total, 1e-4)[..., None]).astype(
-        np.float32
-    )
-
-
 def blend_delta(base: F32, patch: FacePatch, settings: CompositorSettings) -> F32:
     """What the face adds to `base` (the frame under the patch, float, same grid)."""
     iod = patch_iod(patch)
@@ -93,12 +85,16 @@ def blend_delta(base: F32, patch: FacePatch, settings: CompositorSettings) -> F3
         if patch.features is None
         else np.ascontiguousarray(patch.features, np.float32)
     )
-    # The face's bands from its own pixels only (a masked box filter): filled in with
-    # the frame instead, its edge would be a step that the mid band carries as a seam.
+    # The face's bands from its own pixels only (a masked box filter, normalised in the
+    # kernel): filled in with the frame instead, its edge would be a step that the mid
+    # band carries as a seam.
+    weighted = image * covered[..., None]
     return band_delta(
         image,
-        _masked_box(image, covered, fine),
-        _masked_box(image, covered, low),
+        _box(weighted, fine),
+        _box(covered, fine),
+        _box(weighted, low),
+        _box(covered, low),
         base,
         _box(base, fine),
         _box(base, low),
@@ -125,8 +121,4 @@ def composite(
     with steps.step("bands"):
         delta = blend_delta(base, patch, settings)
     with steps.step("frame_out"):
-        if patch.resampled:
-            delta = cv2.resize(delta, patch.box_size, interpolation=cv2.INTER_LINEAR)
-            base = region.astype(np.float32)
-        # Rounding: a change under half a grey level leaves the pixel exactly as it was.
-        region[...] = np.clip(base + delta + 0.5, 0.0, 255.0).astype(np.uint8)
+        add_delta(region, delta)

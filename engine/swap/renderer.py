@@ -12,6 +12,7 @@ import cv2
 import numpy as np
 
 from engine.core.profile import NO_STEPS, StepTimer
+from engine.core.resample import shrink, snap_span
 from engine.core.settings import SwapSettings
 from engine.core.types import F32, Frame
 from engine.face.fit import FaceFitter, vertex_normals
@@ -101,9 +102,13 @@ class FaceRenderer:
         region = _region(posed, frame.shape)
         if region is None:
             return None
-        x0, y0, x1, y1 = region
         iod = float(face.fit.pose.scale)
         k = min(1.0, WORK_IOD_PX / iod) if WORK_IOD_PX > 0 else 1.0
+        # A region the whole part of 1/k divides: the frame shrinks to the working grid
+        # mostly by a plain block mean (engine/core/resample.py says why).
+        height, width = frame.shape[:2]
+        x0, x1 = snap_span(region[0], region[2], int(1.0 / k), width)
+        y0, y1 = snap_span(region[1], region[3], int(1.0 / k), height)
         size = (max(4, round((x1 - x0) * k)), max(4, round((y1 - y0) * k)))
         # Pixel centres map like cv2.resize's: x_patch = (x_frame − x0 + 0.5)·k − 0.5.
         scale = np.array([size[0] / (x1 - x0), size[1] / (y1 - y0)], np.float32)
@@ -122,11 +127,9 @@ class FaceRenderer:
         if color_match:
             with steps.step("light"):
                 image = _roll_off(image * self._light_ratio(frame, face, identity, per_pixel))
-        target = frame[y0:y1, x0:x1]
-        if k < 1.0:
-            target = cv2.resize(target, size, interpolation=cv2.INTER_AREA)
         with steps.step("detail"):
             if blur_sigma is None:
+                target = shrink(frame[y0:y1, x0:x1], size)
                 # Only the features' fine detail is the source's in the end (the
                 # compositor keeps the frame's own on plain skin): match those.
                 where = features > 0.5
@@ -190,7 +193,7 @@ class FaceRenderer:
 SOFTEN = 1.0
 # The face's working resolution: inter-ocular distance in render pixels at most (0: the
 # frame's own). Measured: see the issue 13 note.
-WORK_IOD_PX = 160.0
+WORK_IOD_PX = 100.0
 _KNEE = 230.0  # grey level above which highlights are compressed, not clipped
 
 

@@ -21,11 +21,10 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from engine.core.types import Frame, Landmarks
+from engine.core.resample import shrink, snap_span
+from engine.core.types import F32, Frame, Landmarks
 from engine.face.mesh import topology
 from engine.render.uvmap import uv_map
-
-F32 = NDArray[np.float32]
 
 FIELD_SIZE = 64  # texels across the texture square
 ROBUST_TAU = 0.25  # log-lightness distance from the fit at which a texel counts half
@@ -128,19 +127,21 @@ def smooth_field(texture: F32, weight: F32) -> F32:
     source, and they are much of what makes a face recognisably someone's (measured on
     DEV: leave-source-out 82 % with the quadratic, 62 % with a local field)."""
     size = texture.shape[0]
-    basis = _quadratic_basis(size).astype(np.float64)
-    log_tex = np.log(np.maximum(texture, 0.0) + 1.0).reshape(-1, 3).astype(np.float64)
+    full_basis = _quadratic_basis(size).astype(np.float64)
     prior = (weight * _lower_face_trust(size)).reshape(-1).astype(np.float64)
+    used = prior > 0.0  # the fit only needs the texels that can pull it
+    basis, prior = full_basis[used], prior[used]
+    log_tex = np.log(np.maximum(texture.reshape(-1, 3)[used], 0.0) + 1.0).astype(np.float64)
     w = prior
-    fitted = np.zeros_like(log_tex)
+    coeffs: NDArray[np.floating] = np.zeros((6, 3))
     for step in range(ROBUST_ITERATIONS + 1):
         weighted = basis * w[:, None]
         coeffs = np.linalg.solve(weighted.T @ basis + np.eye(6) * 1e-3, weighted.T @ log_tex)
-        fitted = basis @ coeffs
-        z = ((log_tex - fitted).mean(axis=1) / ROBUST_TAU) ** 2
+        z = ((log_tex - basis @ coeffs).mean(axis=1) / ROBUST_TAU) ** 2
         # Cauchy weights first (safe from a poor start), then Welsch, which drops a large
         # outlier region (a full beard) altogether instead of letting it pull at 10 %.
         w = prior * (1.0 / (1.0 + z) if step < 2 else np.exp(-z))
+    fitted = full_basis @ coeffs
     return (np.exp(fitted.reshape(size, size, 3)) - 1.0).astype(np.float32)
 
 
@@ -155,12 +156,16 @@ def unwrap_lowres(
     x1, y1 = np.ceil(xy.max(axis=0)).astype(int)
     height, width = frame.shape[:2]
     x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1 + 1, width), min(y1 + 1, height)
-    # Sample from a copy scaled to about 2 frame pixels per texel (no aliasing).
-    scale = min(1.0, 2.0 * size / max(x1 - x0, y1 - y0, 1))
+    # Sample from a copy shrunk to about 2 frame pixels per texel (no aliasing).
+    k = min(1.0, 2.0 * size / max(x1 - x0, y1 - y0, 1))
+    x0, x1 = snap_span(x0, x1, int(1.0 / k), width)
+    y0, y1 = snap_span(y0, y1, int(1.0 / k), height)
     crop = frame[y0:y1, x0:x1]
-    if scale < 1.0:
-        crop = cv2.resize(crop, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-    attrs = np.column_stack([(xy - [x0, y0]) * scale, facing]).astype(np.float32)
+    shrunk = (max(1, round((x1 - x0) * k)), max(1, round((y1 - y0) * k)))
+    crop = shrink(crop, shrunk)
+    scale = np.array([shrunk[0] / (x1 - x0), shrunk[1] / (y1 - y0)], np.float32)
+    # Pixel centres map like cv2.resize's: x_crop = (x_frame − x0 + 0.5)·scale − 0.5.
+    attrs = np.column_stack([(xy - [x0, y0] + 0.5) * scale - 0.5, facing]).astype(np.float32)
     texel = uvm.interpolate(attrs)
     texture = cv2.remap(
         crop.astype(np.float32),
@@ -206,11 +211,18 @@ def with_eye_gain(ratio: F32, eyes: F32) -> F32:
     full gain makes glaring whites and tints the iris with the skin's colour, none makes
     dark holes and leaves neutral whites looking blue inside warm skin (the camera's
     white balance is part of the hue change)."""
-    lightness = np.maximum(luminance(ratio), 1e-3)[..., None]
-    hue = ratio / lightness
+    out = np.array(ratio, dtype=np.float32)
+    rows, cols = np.nonzero(eyes.reshape(eyes.shape[:2]) > 0.0)
+    if rows.size == 0:
+        return out
+    # Only the eyes' window: they are a few percent of a face's pixels.
+    window = np.s_[rows.min() : rows.max() + 1, cols.min() : cols.max() + 1]
+    part = out[window]
+    lightness = np.maximum(luminance(part), 1e-3)[..., None]
+    hue = part / lightness
     gain = np.clip(np.sqrt(lightness), *EYE_LIMITS) * np.sqrt(hue)
-    weight = eyes[..., None]
-    return (ratio + (gain - ratio) * weight).astype(np.float32)
+    part += (gain - part) * eyes[window].reshape(*part.shape[:2], 1)
+    return out
 
 
 def upsample(field: F32, size: int) -> F32:

@@ -28,12 +28,15 @@ def leftovers(folder: Path) -> list[str]:
 
 
 def start_fusecam(args: list[str], cwd: Path) -> subprocess.Popen[str]:
+    # faulthandler on: a process that hangs is made to print every thread's stack
+    # (SIGABRT, in signal_and_wait) so the failure says where it hung.
     return subprocess.Popen(
         [*fusecam_command(), *args],
         cwd=cwd,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        env={**os.environ, "PYTHONFAULTHANDLER": "1"},
     )
 
 
@@ -55,8 +58,12 @@ def signal_and_wait(
     try:
         _, err = process.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
-        process.kill()
-        _, err = process.communicate()
+        process.send_signal(signal.SIGABRT)  # faulthandler prints the stacks, then it dies
+        try:
+            _, err = process.communicate(timeout=10.0)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            _, err = process.communicate()
         pytest.fail(f"still running {timeout:.0f} s after {signal.Signals(signum).name}:\n{err}")
     return process.returncode, err, time.monotonic() - sent
 
