@@ -182,8 +182,7 @@ class FaceRenderer:
         facing = np.clip(-vertex_normals(face.landmarks, self.triangles)[:, 2], 0.0, 1.0)
         low, weight = shading.unwrap_lowres(frame, face.landmarks, facing)
         target_field = shading.smooth_field(low, shading.skin_weight(weight))
-        target_colour = shading.skin_colour(low, weight)
-        ratio = shading.light_ratio(target_field, target_colour, identity.skin_colour)
+        ratio = shading.light_ratio(target_field, identity.skin_colour)
         size = identity.albedo.shape[0]
         # The eyes' own gain on a fine map: on the coarse one it would reach the lids.
         eyes = _lookup(shading.feature_masks(FEATURE_MASK_SIZE).eyes, per_pixel, size)

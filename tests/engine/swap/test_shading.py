@@ -108,9 +108,8 @@ def test_the_eyes_take_half_of_the_skins_change() -> None:
         np.broadcast_to(np.array([150.0, 190.0, 235.0], np.float32), (size, size, 3))
         * (1.0 + 0.3 * u)[..., None]
     )
-    target_colour = np.array([150.0, 190.0, 235.0], np.float32)
     source_colour = np.array([50.0, 70.0, 110.0], np.float32)
-    ratio = shading.light_ratio(target_field.astype(np.float32), target_colour, source_colour)
+    ratio = shading.light_ratio(target_field.astype(np.float32), source_colour)
     eyes = shading.feature_masks(size).eyes
     eyed = shading.with_eye_gain(ratio, eyes)
     inside, skin = eyes > 0.99, skin_texels(size)
