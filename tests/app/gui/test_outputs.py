@@ -164,7 +164,14 @@ def test_side_by_side_recording_from_the_window(
     assert recorder is not None and recorder.side_by_side
     qtbot.waitUntil(lambda: recorder.written >= 5, timeout=20000)
     window.toggle_recording()
-    (video,) = tmp_path.glob("fusecam-*.mp4")
+
+    # The recording is checked and renamed off the GUI thread: until then only its
+    # temporary file ("….recording.mp4") is there.
+    def finished() -> list[Path]:
+        return [p for p in tmp_path.glob("fusecam-*.mp4") if ".recording." not in p.name]
+
+    qtbot.waitUntil(lambda: bool(finished()), timeout=20000)
+    (video,) = finished()
     cap = cv2.VideoCapture(str(video))
     ok, frame = cap.read()
     cap.release()
