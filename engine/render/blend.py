@@ -39,10 +39,10 @@ def band_delta(
 
     Bands: low (`*_low`), mid (`*_fine_low` − `*_low`) and fine (the rest); the face's
     own two come as masked box sums and their weights (divided here, in the same pass).
-    Each follows
-    its own smoothstep ramp over the distance `inside` from the face's edge (`starts[k]`,
-    `widths[k]` px); the fine band only where `features` says so. All are cut by `keep`
-    (1 = the target shows through) and zero where the face is not `covered`."""
+    Each follows its own smoothstep ramp over the distance `inside` from the face's edge
+    (`starts[k]`, `widths[k]` px); the fine band only where `features` says so. All are
+    cut by `keep` (1 = the target shows through) and zero where the face is not
+    `covered`."""
     height, width = inside.shape
     delta = np.zeros((height, width, 3), np.float32)
     for y in range(height):

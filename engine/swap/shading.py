@@ -184,8 +184,8 @@ def skin_weight(weight: F32, size: int = FIELD_SIZE) -> F32:
 def light_ratio(target_field: F32, source_colour: F32) -> F32:
     """Per-texel BGR gain for the source's de-lit texture (its skin ≈ `source_colour`):
     the target's smooth skin field over it, so the new face's skin takes the target's
-    light and skin colour in full (both colours measured alike, by `skin_colour`); the
-    features keep their contrast to the skin, which is the source's.
+    light and skin colour in full; the features keep their contrast to the skin, which
+    is the source's.
 
     Keeping half of the source's skin lightness instead (in log terms) was measured on
     DEV+WIDE: leave-source-out the same (82.0 %), but the colour step at the face's edge
