@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from app.cli.main import main
+from engine.core.imageio import read_image
 from engine.core.packet import FramePacket
 from engine.core.settings import EngineSettings
 from engine.stages.base import Stage
@@ -195,7 +196,15 @@ def test_a_signal_during_a_video_swap_leaves_no_output(
 ) -> None:
     """The issue's cases: SIGTERM left an unplayable file under the output's name, Ctrl+C
     a playable 193-of-259-frame file that looked complete."""
-    target = write_video(tmp_path / "long.mkv", frames=1500, size=(320, 240))
+    # A face in every frame: each one is really swapped (tens of ms), so the swap is
+    # still running when the signal comes. (Grey frames without a face went through
+    # so fast on a quiet machine that the swap had finished before the signal.)
+    face = cv2.resize(read_image(GRACE), (320, 240), interpolation=cv2.INTER_AREA)
+    target = tmp_path / "long.avi"
+    writer = cv2.VideoWriter(str(target), cv2.VideoWriter.fourcc(*"MJPG"), 30.0, (320, 240))
+    for _ in range(600):
+        writer.write(face)
+    writer.release()
     output = tmp_path / "out.mkv"
     process = start_fusecam(
         ["swap", "--source", str(GRACE), "--target", str(target), "--output", str(output)],
