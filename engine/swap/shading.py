@@ -8,8 +8,8 @@ texels that do not look like the face's skin (beard, brows, hair, glasses, specu
 spots) down-weighted and refitted. The field holds what varies slowly over skin: the
 light and the skin's own colour. Dividing the source by its field leaves albedo detail
 (features, beard, pores); multiplying by the target's field puts that detail in the
-target's light and skin colour. Eyes keep the source's colour: only brightness moves
-there.
+target's light and skin colour. Eyes take half the skin's change (`with_eye_gain`), so
+an iris keeps its colour.
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ class FeatureMasks:
     """UV-space masks at one texture size (1 inside)."""
 
     skin: F32  # plain skin: not eyes, brows or lips
-    eyes: F32  # eye openings (iris, sclera): colour is never shifted here
+    eyes: F32  # eye openings (iris, sclera): they take half the skin's change
     features: F32  # eyes, brows, lips and nostrils, soft-edged: where identity detail is
 
 
