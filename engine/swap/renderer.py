@@ -190,7 +190,7 @@ class FaceRenderer:
 
 
 # How much of the measured detail gap the render is softened by (DEV+WIDE |sharpness
-# log2|: 0.76 at 0, 0.63 at 0.6, 0.24 at 1).
+# log2| at a 160 px working resolution: 0.76 at 0, 0.63 at 0.6, 0.40 at 1).
 SOFTEN = 1.0
 # The face's working resolution: inter-ocular distance in render pixels at most (0: the
 # frame's own). 160 → 100 took DEV+WIDE |sharpness log2| from 0.40 to 0.26 with identity
