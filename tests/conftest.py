@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -28,6 +29,21 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if "testdata" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _ctrl_c_reaches_subprocesses() -> Any:
+    """Tests send SIGINT to the `fusecam` processes they start, as Ctrl+C would. A test
+    run started as a background job (`make test &` in a script) inherits SIGINT
+    *ignored* (POSIX shells' rule for such jobs), its children inherit that through
+    exec, and Python then keeps ignoring it: every Ctrl+C case would fail or hang
+    there while passing in a terminal. Python's own handler is what a terminal gives."""
+    previous = signal.getsignal(signal.SIGINT)
+    if previous is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    if previous is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 # Where the platform's user folders come from (platformdirs on Linux; ~ everywhere).
