@@ -11,3 +11,4 @@ Mask = NDArray[np.float32]  # 0..1
 Affine = NDArray[np.float64]  # 2×3
 Landmarks = NDArray[np.float32]  # N×3, pixels (x, y, relative depth)
 F32 = NDArray[np.float32]  # any float32 array: points, vectors, coefficients, float images
+F64 = NDArray[np.float64]  # double-precision fits, transforms and their inputs

@@ -5,9 +5,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numpy.typing import NDArray
 
-F64 = NDArray[np.float64]
+from engine.core.types import F64
 
 
 def similarity(src: F64, dst: F64, weights: F64 | None = None) -> tuple[float, F64, F64]:

@@ -7,6 +7,7 @@ swapper → `patch` (the new face rendered over its frame region); enhancer refi
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import cv2
@@ -52,8 +53,18 @@ class FaceFit:
     pose: Pose
     identity: F32  # 468×3 pose-normalised offsets from the canonical mesh
     expression: F32  # compact vector, names in engine.face.fit.EXPRESSION_NAMES
-    lighting: F32  # 9×3 spherical-harmonics coefficients (BGR), albedo-normalised
     canonical_landmarks: F32  # 468×3 the face in canonical pose (pose removed)
+    # The lighting, or how to fit it: see `lighting`.
+    light_fit: F32 | Callable[[], F32] = field(repr=False)
+
+    @property
+    def lighting(self) -> F32:
+        """9×3 spherical-harmonics coefficients (BGR), albedo-normalised. Fitted when
+        first read: the live path does not read it (the swap takes its light from smooth
+        skin fields, engine/swap/shading.py), and it cost 0.9 ms a face every frame."""
+        if callable(self.light_fit):
+            self.light_fit = self.light_fit()
+        return self.light_fit
 
 
 @dataclass(slots=True)

@@ -1,4 +1,5 @@
-"""Fitter stage: pose, identity, expression and lighting for every meshed face."""
+"""Fitter stage: pose, identity, expression and (fitted when read) lighting for every meshed
+face."""
 
 from __future__ import annotations
 

@@ -10,6 +10,7 @@ photos are averaged, each normalised to one skin colour.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 import cv2
@@ -45,6 +46,17 @@ class SourceIdentity:
     # What neural swappers need to compute their own embeddings.
     images: tuple[Frame, ...] = field(default=(), repr=False)
     landmarks: tuple[Landmarks, ...] = field(default=(), repr=False)
+
+    @cached_property
+    def render_texture(self) -> F32:
+        """T×T×4: the albedo (BGR) and `forehead_skin` (1 where none was found) in one
+        array, so that the renderer looks both up with one remap a frame."""
+        skin = (
+            np.ones(self.albedo.shape[:2], np.float32)
+            if self.forehead_skin is None
+            else self.forehead_skin
+        )
+        return np.dstack([self.albedo, skin]).astype(np.float32)
 
 
 @dataclass(frozen=True, eq=False)

@@ -8,8 +8,8 @@ texels that do not look like the face's skin (beard, brows, hair, glasses, specu
 spots) down-weighted and refitted. The field holds what varies slowly over skin: the
 light and the skin's own colour. Dividing the source by its field leaves albedo detail
 (features, beard, pores); multiplying by the target's field puts that detail in the
-target's light and skin colour. Eyes take half the skin's change (`with_eye_gain`), so
-an iris keeps its colour.
+target's light and skin colour. Eyes take half the skin's change
+(engine/swap/apply_light.py), so an iris keeps its colour.
 """
 
 from __future__ import annotations
@@ -22,17 +22,17 @@ import numpy as np
 from numpy.typing import NDArray
 
 from engine.core.resample import shrink, snap_span
-from engine.core.types import F32, Frame, Landmarks
+from engine.core.types import F32, F64, Frame, Landmarks
 from engine.face.mesh import topology
 from engine.render.uvmap import uv_map
+from engine.swap.field_fit import robust_fit
 
 FIELD_SIZE = 64  # texels across the texture square
 ROBUST_TAU = 0.25  # log-lightness distance from the fit at which a texel counts half
 ROBUST_ITERATIONS = 4
 LOWER_FACE_TRUST = 0.2
 RATIO_LIMITS = (0.2, 5.0)
-EYE_LIMITS = (0.5, 2.0)
-_LUMA = np.array([0.114, 0.587, 0.299], np.float32)  # BGR
+LUMA = np.array([0.114, 0.587, 0.299], np.float32)  # BGR
 
 # MediaPipe brow outlines: lower edge, then upper edge (a closed polygon).
 _BROWS = (
@@ -88,16 +88,16 @@ def feature_masks(size: int) -> FeatureMasks:
 
 
 def luminance(image: F32) -> F32:
-    return image @ _LUMA
+    return image @ LUMA
 
 
 @lru_cache(maxsize=4)
-def _quadratic_basis(size: int) -> F32:
+def _quadratic_basis(size: int) -> F64:
     """1, u, v, u², uv, v² at every texel (S²×6), u and v in [-1, 1]."""
     grid = (np.arange(size, dtype=np.float32) + 0.5) / size * 2.0 - 1.0
     v, u = np.meshgrid(grid, grid, indexing="ij")
     basis = np.stack([np.ones_like(u), u, v, u * u, u * v, v * v], axis=-1)
-    return basis.reshape(-1, 6).astype(np.float32)
+    return basis.reshape(-1, 6).astype(np.float64)
 
 
 @lru_cache(maxsize=4)
@@ -126,22 +126,28 @@ def smooth_field(texture: F32, weight: F32) -> F32:
     source, and they are much of what makes a face recognisably someone's (measured on
     DEV: leave-source-out 82 % with the quadratic, 62 % with a local field)."""
     size = texture.shape[0]
-    full_basis = _quadratic_basis(size).astype(np.float64)
-    prior = (weight * _lower_face_trust(size)).reshape(-1).astype(np.float64)
-    used = prior > 0.0  # the fit only needs the texels that can pull it
-    basis, prior = full_basis[used], prior[used]
-    log_tex = np.log(np.maximum(texture.reshape(-1, 3)[used], 0.0) + 1.0).astype(np.float64)
-    w = prior
-    coeffs: NDArray[np.floating] = np.zeros((6, 3))
-    for step in range(ROBUST_ITERATIONS + 1):
-        weighted = basis * w[:, None]
-        coeffs = np.linalg.solve(weighted.T @ basis + np.eye(6) * 1e-3, weighted.T @ log_tex)
-        z = ((log_tex - basis @ coeffs).mean(axis=1) / ROBUST_TAU) ** 2
-        # Cauchy weights first (safe from a poor start), then Welsch, which drops a large
-        # outlier region (a full beard) altogether instead of letting it pull at 10 %.
-        w = prior * (1.0 / (1.0 + z) if step < 2 else np.exp(-z))
-    fitted = full_basis @ coeffs
-    return (np.exp(fitted.reshape(size, size, 3)) - 1.0).astype(np.float32)
+    # The fit runs on 2×2 blocks of texels (weighted means of the log texture): a
+    # quarter of the cost, and on a synthetic side-lit bearded face the recovered
+    # albedo's error fell (median 1.9 → 1.3 %), as partly covered texels average out.
+    half = size // 2
+    prior = (weight * _lower_face_trust(size)).astype(np.float32)
+    log_tex = np.log(np.maximum(texture, 0.0) + 1.0) * prior[..., None]
+    # Block means (OpenCV's whole-factor area path: NumPy's reshaped sums cost 10×).
+    block_weight = cv2.resize(prior, (half, half), interpolation=cv2.INTER_AREA).reshape(-1)
+    block_log = cv2.resize(log_tex, (half, half), interpolation=cv2.INTER_AREA).reshape(-1, 3)
+    used = block_weight > 0.0  # the fit only needs the blocks that can pull it
+    # Cauchy weights first (safe from a poor start), then Welsch, which drops a large
+    # outlier region (a full beard) altogether instead of letting it pull at 10 %.
+    coeffs = robust_fit(
+        _quadratic_basis(half)[used],
+        (block_log[used] / block_weight[used, None]).astype(np.float64),
+        block_weight[used].astype(np.float64),
+        ROBUST_TAU,
+        2,
+        ROBUST_ITERATIONS,
+    )
+    fitted = _quadratic_basis(size).astype(np.float32) @ coeffs.astype(np.float32)
+    return np.exp(fitted.reshape(size, size, 3)) - np.float32(1.0)
 
 
 def unwrap_lowres(
@@ -191,30 +197,9 @@ def light_ratio(target_field: F32, source_colour: F32) -> F32:
     DEV+WIDE: leave-source-out the same (82.0 %), but the colour step at the face's edge
     half as large again per pair (mean |ΔE| 0.86 → 1.31) and 3.1 ΔE on video (a pale
     source on a darker face reads as a lit mask). The eyes get their own gain
-    (`with_eye_gain`)."""
+    (engine/swap/apply_light.py)."""
     ratio = target_field / np.maximum(source_colour, 1.0)
     return np.clip(ratio, *RATIO_LIMITS).astype(np.float32)
-
-
-def with_eye_gain(ratio: F32, eyes: F32) -> F32:
-    """`ratio` (…×3) with the eyes' own gain over the eye openings (`eyes`, 0..1): half
-    the skin's change in lightness and half its change in hue (in log terms). Between a
-    dark and a pale skin most of the change is pigment, which eyes do not share: the
-    full gain makes glaring whites and tints the iris with the skin's colour, none makes
-    dark holes and leaves neutral whites looking blue inside warm skin (the camera's
-    white balance is part of the hue change)."""
-    out = np.array(ratio, dtype=np.float32)
-    rows, cols = np.nonzero(eyes.reshape(eyes.shape[:2]) > 0.0)
-    if rows.size == 0:
-        return out
-    # Only the eyes' window: they are a few percent of a face's pixels.
-    window = np.s_[rows.min() : rows.max() + 1, cols.min() : cols.max() + 1]
-    part = out[window]
-    lightness = np.maximum(luminance(part), 1e-3)[..., None]
-    hue = part / lightness
-    gain = np.clip(np.sqrt(lightness), *EYE_LIMITS) * np.sqrt(hue)
-    part += (gain - part) * eyes[window].reshape(*part.shape[:2], 1)
-    return out
 
 
 def upsample(field: F32, size: int) -> F32:

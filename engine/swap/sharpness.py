@@ -22,9 +22,10 @@ _MIN_PIXELS = 150
 _SIGMAS = (0.5, 0.8, 1.1, 1.5, 2.0, 2.7, 3.6)
 
 
-def _detail(gray: NDArray[np.float32], where: NDArray[np.bool_]) -> float:
-    lap = cv2.Laplacian(gray, cv2.CV_32F)
-    return float(lap[where].var())
+def _detail(gray: NDArray[np.float32], where: NDArray[np.uint8]) -> float:
+    """Variance of the Laplacian over the pixels `where` is non-zero."""
+    _, std = cv2.meanStdDev(cv2.Laplacian(gray, cv2.CV_32F), mask=where)
+    return float(std[0, 0]) ** 2
 
 
 def detail_sigma(
@@ -41,22 +42,45 @@ def detail_sigma(
         inner &= where
     if inner.sum() < _MIN_PIXELS:
         return 0.0
-    target_gray = cv2.cvtColor(target, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    render_gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    # Only the measured pixels' box (and the blur's reach around it) needs blurring.
+    rows, cols = np.nonzero(inner)
+    margin = int(np.ceil(3 * _SIGMAS[-1])) + 1
+    box = np.s_[
+        max(rows.min() - margin, 0) : rows.max() + margin + 1,
+        max(cols.min() - margin, 0) : cols.max() + margin + 1,
+    ]
+    inner = inner[box].astype(np.uint8)
+    target_gray = cv2.cvtColor(target[box], cv2.COLOR_BGR2GRAY).astype(np.float32)
+    render_gray = cv2.cvtColor(np.ascontiguousarray(image[box]), cv2.COLOR_BGR2GRAY)
     wanted = DETAIL_HEADROOM * _detail(target_gray, inner)
-    previous_sigma, previous = 0.0, _detail(render_gray, inner)
-    if previous <= wanted:
+    unblurred = _detail(render_gray, inner)
+    if unblurred <= wanted:
         return 0.0
-    for sigma in _SIGMAS:
-        energy = _detail(cv2.GaussianBlur(render_gray, (0, 0), sigma), inner)
-        if energy <= wanted:
-            # Interpolate in log energy between the bracketing radii: the steps are coarse
-            # and the first one that gets below would overshoot into a blurrier face.
-            span = np.log(previous) - np.log(max(energy, 1e-9))
-            t = (np.log(previous) - np.log(max(wanted, 1e-9))) / span if span > 0 else 1.0
-            return float(previous_sigma + (sigma - previous_sigma) * t)
-        previous_sigma, previous = sigma, energy
-    return _SIGMAS[-1]
+
+    def energy(index: int) -> float:
+        if index < 0:
+            return unblurred
+        return _detail(cv2.GaussianBlur(render_gray, (0, 0), _SIGMAS[index]), inner)
+
+    # The energy falls as σ grows: bisect for the first radius that gets below `wanted`
+    # (three blurs instead of up to seven), keeping both bracketing energies.
+    lo, hi = -1, len(_SIGMAS)
+    lo_energy, hi_energy = unblurred, 0.0
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        mid_energy = energy(mid)
+        if mid_energy <= wanted:
+            hi, hi_energy = mid, mid_energy
+        else:
+            lo, lo_energy = mid, mid_energy
+    if hi == len(_SIGMAS):
+        return _SIGMAS[-1]
+    # Interpolate in log energy between the bracketing radii: the steps are coarse and
+    # the first one that gets below would overshoot into a blurrier face.
+    lo_sigma = 0.0 if lo < 0 else _SIGMAS[lo]
+    span = np.log(lo_energy) - np.log(max(hi_energy, 1e-9))
+    t = (np.log(lo_energy) - np.log(max(wanted, 1e-9))) / span if span > 0 else 1.0
+    return float(lo_sigma + (_SIGMAS[hi] - lo_sigma) * t)
 
 
 def soften(image: NDArray[np.float32], sigma: float) -> NDArray[np.float32]:

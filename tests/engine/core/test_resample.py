@@ -28,7 +28,7 @@ def test_a_span_grows_to_a_multiple_of_the_factor_inside_the_frame(
 
 
 # (150, 120), (90, 72), (37, 29): a block mean by 2, 4, 10 first, then the rest;
-# (100, 80): by 4 alone; (130, 100): no whole factor divides, the general path alone.
+# (100, 80): by 4 alone; (130, 100): no whole factor divides, the second step alone.
 @pytest.mark.parametrize("size", [(150, 120), (90, 72), (37, 29), (100, 80), (130, 100)])
 def test_shrinking_matches_one_area_resize(size: tuple[int, int]) -> None:
     """A 400×320 textured image (a multiple of 2, 4 and 8) down to sizes with and
@@ -42,7 +42,12 @@ def test_shrinking_matches_one_area_resize(size: tuple[int, int]) -> None:
     result = shrink(image, size)
     assert result.shape == one_step.shape
     # The ramps (channels 0, 1) are linear: a misplaced pixel centre shows at once (half
-    # an output pixel is 3–35 grey levels here). Measured at most 0.33 (37×29: partial
-    # blocks averaged whole at a footprint's edge, symmetric, not a shift).
-    assert np.abs(result[..., :2] - one_step[..., :2]).max() < 0.5
-    assert np.abs(result[..., 2] - one_step[..., 2]).mean() < 1.5  # measured ≤ 1.15
+    # an output pixel is 3–35 grey levels here). Inside, measured at most 0.33 (37×29:
+    # partial blocks averaged whole at a footprint's edge, symmetric, not a shift). On
+    # the outermost pixels the rest-of-the-way tent filter is cut by the edge: measured
+    # at most 0.89 there (37×29), still far under half a pixel.
+    ramps = np.abs(result[..., :2] - one_step[..., :2])
+    assert ramps[1:-1, 1:-1].max() < 0.5
+    assert ramps.max() < 1.0
+    # The texture: measured ≤ 1.44 (37×29, where the second step is a tent, not a box).
+    assert np.abs(result[..., 2] - one_step[..., 2]).mean() < 2.0

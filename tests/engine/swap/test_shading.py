@@ -14,6 +14,7 @@ from engine.core.settings import SwapSettings
 from engine.core.types import F32, Frame
 from engine.render.uvmap import TEXTURE_SIZE, uv_map
 from engine.swap import shading, shadows
+from engine.swap.apply_light import with_eye_gain
 from engine.swap.hair import hair_zone, skin_mask
 from engine.swap.identity import unwrap
 from engine.swap.library import SourceLibrary
@@ -111,7 +112,7 @@ def test_the_eyes_take_half_of_the_skins_change() -> None:
     source_colour = np.array([50.0, 70.0, 110.0], np.float32)
     ratio = shading.light_ratio(target_field.astype(np.float32), source_colour)
     eyes = shading.feature_masks(size).eyes
-    eyed = shading.with_eye_gain(ratio, eyes)
+    eyed = with_eye_gain(ratio, eyes)
     inside, skin = eyes > 0.99, skin_texels(size)
     assert inside.sum() > 4
     away = skin & (eyes == 0)
