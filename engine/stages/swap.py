@@ -44,12 +44,15 @@ class SwapStage(Stage):
         if not settings.swap.enabled:
             return packet
         seen = set()
-        for face, key in assign_sources(packet.faces, settings.swap):
-            identity = self.library.get(key)
-            if identity is None or face.fit is None:
-                continue
-            seen.add(face.track_id)
-            state = self._update_track(face, identity.key)
+        with packet.step("assign"):
+            assigned = assign_sources(packet.faces, settings.swap)
+        for face, key in assigned:
+            with packet.step("assign"):
+                identity = self.library.get(key)
+                if identity is None or face.fit is None:
+                    continue
+                seen.add(face.track_id)
+                state = self._update_track(face, identity.key)
             face.patch = self.renderer.render(
                 packet.frame,
                 face,

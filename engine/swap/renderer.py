@@ -100,28 +100,29 @@ class FaceRenderer:
             return None
         with steps.step("shape"):
             posed = self.posed_landmarks(face, identity, swap, rest_canonical)
-        region = _region(posed, frame.shape)
-        if region is None:
-            return None
-        iod = float(face.fit.pose.scale)
-        k = min(1.0, WORK_IOD_PX / iod) if WORK_IOD_PX > 0 else 1.0
-        # A region the whole part of 1/k divides: the frame shrinks to the working grid
-        # mostly by a plain block mean (engine/core/resample.py says why).
-        height, width = frame.shape[:2]
-        x0, x1 = snap_span(region[0], region[2], int(1.0 / k), width)
-        y0, y1 = snap_span(region[1], region[3], int(1.0 / k), height)
-        size = (max(4, round((x1 - x0) * k)), max(4, round((y1 - y0) * k)))
-        # Pixel centres map like cv2.resize's: x_patch = (x_frame − x0 + 0.5)·k − 0.5.
-        scale = np.array([size[0] / (x1 - x0), size[1] / (y1 - y0)], np.float32)
-        local = (posed[:, :2] - np.array([x0, y0], np.float32) + 0.5) * scale - 0.5
-        work_iod = iod * float(scale.mean())
-        triangles, kept_contours = self.holes(swap)
+        with steps.step("grid"):
+            region = _region(posed, frame.shape)
+            if region is None:
+                return None
+            iod = float(face.fit.pose.scale)
+            k = min(1.0, WORK_IOD_PX / iod) if WORK_IOD_PX > 0 else 1.0
+            # A region the whole part of 1/k divides: the frame shrinks to the working
+            # grid mostly by a plain block mean (engine/core/resample.py says why).
+            height, width = frame.shape[:2]
+            x0, x1 = snap_span(region[0], region[2], int(1.0 / k), width)
+            y0, y1 = snap_span(region[1], region[3], int(1.0 / k), height)
+            size = (max(4, round((x1 - x0) * k)), max(4, round((y1 - y0) * k)))
+            # Pixel centres map like cv2.resize's: x_patch = (x_frame − x0 + 0.5)·k − 0.5.
+            scale = np.array([size[0] / (x1 - x0), size[1] / (y1 - y0)], np.float32)
+            local = (posed[:, :2] - np.array([x0, y0], np.float32) + 0.5) * scale - 0.5
+            work_iod = iod * float(scale.mean())
+            triangles, kept_contours = self.holes(swap)
         with steps.step("raster"):
             per_pixel, coverage = self._rasterize(
                 face, identity, swap, posed, local, triangles, (size[1], size[0])
             )
-        if not coverage.any():
-            return None
+            if not coverage.any():
+                return None
         texture_size = identity.albedo.shape[0]
         with steps.step("texture"):
             source = _lookup(identity.render_texture, per_pixel, texture_size)
