@@ -11,19 +11,14 @@ needs it.
 
 from __future__ import annotations
 
-import logging
-import threading
-import time
 from dataclasses import dataclass
 
+from engine.core.background import BackgroundJob
 from engine.core.settings import DetectionSettings
-from engine.core.slots import LatestSlot
-from engine.core.threads import ErrorCallback, Worker
+from engine.core.threads import ErrorCallback
 from engine.core.types import Frame
 from engine.face.analyzer import FaceAnalyzer
 from engine.face.records import Detection
-
-log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,69 +28,11 @@ class DetectionJob:
     epoch: int  # the tracker's epoch when it started; a later detection makes it stale
 
 
-@dataclass(frozen=True, slots=True)
-class DetectionResult:
-    job: DetectionJob
-    detections: list[Detection]
-    elapsed_ms: float
-    cpu_ms: float  # this thread's CPU time for it
-
-
-class BackgroundDetector(Worker):
-    """One detection in flight at most; `submit` refuses while one is running or its
-    result has not been taken."""
+class BackgroundDetector(BackgroundJob[DetectionJob, list[Detection]]):
+    """One detection in flight at most. One that fails is logged: the faces stay
+    tracked and the next refresh tries again."""
 
     def __init__(self, analyzer: FaceAnalyzer, on_error: ErrorCallback | None = None) -> None:
-        super().__init__("detector-refresh", on_error)
-        self._analyzer = analyzer
-        self._jobs: LatestSlot[DetectionJob] = LatestSlot()
-        self._lock = threading.Lock()
-        self._busy = False
-        self._result: DetectionResult | None = None
-
-    def submit(self, job: DetectionJob) -> bool:
-        with self._lock:
-            if self._busy or self._result is not None:
-                return False
-            self._busy = True
-        self.start()  # no-op while running
-        self._jobs.put(job)
-        return True
-
-    def take(self) -> DetectionResult | None:
-        """The finished detection, once; None while none has finished."""
-        with self._lock:
-            result, self._result = self._result, None
-            return result
-
-    @property
-    def busy(self) -> bool:
-        return self._busy
-
-    def start(self) -> None:
-        if not self.alive:
-            self._jobs.reopen()  # stop() closed it
-        super().start()
-
-    def _on_stop(self) -> None:
-        self._jobs.close()
-
-    def _run(self) -> None:
-        while not self.stopping:
-            job = self._jobs.get(timeout=0.1)
-            if job is None:
-                continue
-            t0, c0 = time.perf_counter_ns(), time.thread_time_ns()
-            try:
-                found = self._analyzer.detect(job.frame, job.settings)
-            except Exception:
-                # The faces stay tracked; the next refresh tries again. Logged, not raised:
-                # no frame waits on this pass.
-                log.exception("background face detection failed")
-                found = None
-            elapsed_ms = (time.perf_counter_ns() - t0) / 1e6
-            cpu_ms = (time.thread_time_ns() - c0) / 1e6
-            with self._lock:
-                self._busy = False
-                if found is not None:
-                    self._result = DetectionResult(job, found, elapsed_ms, cpu_ms)
+        super().__init__(
+            "detector-refresh", lambda job: analyzer.detect(job.frame, job.settings), on_error
+        )

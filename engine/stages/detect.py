@@ -89,4 +89,4 @@ class DetectStage(Stage):
             and job.settings == settings.detection
             and job.frame.shape == packet.frame.shape
         ):
-            self._add(result.detections, job.frame, settings)
+            self._add(result.value, job.frame, settings)

@@ -101,9 +101,11 @@ class _Selector(Stage):
             raise ModelLoadError(reason)
 
     def close(self, timeout: float = 2.0) -> None:
-        """Join a model load still in flight (called at shutdown)."""
+        """Join a model load still in flight and the built-in stage's threads (called at
+        shutdown)."""
         if self._neural is not None:
             self._neural.stop(timeout)
+        self.builtin.close(timeout)
 
     def providers(self) -> tuple[str, ...]:
         """The providers of the stage that ran last: the neural one once it is in use."""

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import ClassVar
 
 import numpy as np
 
+from engine.core.background import BackgroundJob
 from engine.core.packet import FramePacket
 from engine.core.settings import EngineSettings
 from engine.face.records import Face
@@ -14,6 +16,7 @@ from engine.stages.base import Stage
 from engine.swap.assign import assign_sources
 from engine.swap.library import SourceLibrary
 from engine.swap.renderer import FaceRenderer
+from engine.swap.sharpness import DetailSample
 
 # How fast a tracked face's rest shape follows it: slow enough that a held smile or a
 # raised brow stays expression (kept) rather than becoming "shape" (replaced).
@@ -32,6 +35,17 @@ class _TrackState:
     detail_age: int = 0
 
 
+@dataclass(frozen=True, slots=True)
+class _DetailJob:
+    track_id: int
+    source_key: str
+    sample: DetailSample
+
+
+def _measure(job: _DetailJob) -> float:
+    return job.sample.measure()
+
+
 class SwapStage(Stage):
     name: ClassVar[str] = "builtin_swapper"
 
@@ -39,10 +53,17 @@ class SwapStage(Stage):
         self.library = library
         self.renderer = renderer or FaceRenderer()
         self._tracks: dict[int, _TrackState] = {}
+        # Live, the periodic detail re-measure runs here and joins a later frame (it
+        # cost its frame 1.5 ms); offline it stays in place, so output is reproducible.
+        self._detail: BackgroundJob[_DetailJob, float] = BackgroundJob("detail-measure", _measure)
+
+    def close(self, timeout: float = 2.0) -> None:
+        self._detail.stop(timeout)
 
     def process(self, packet: FramePacket, settings: EngineSettings) -> FramePacket:
         if not settings.swap.enabled:
             return packet
+        self._take_detail(packet)
         seen = set()
         with packet.step("assign"):
             assigned = assign_sources(packet.faces, settings.swap)
@@ -52,7 +73,8 @@ class SwapStage(Stage):
                 if identity is None or face.fit is None:
                     continue
                 seen.add(face.track_id)
-                state = self._update_track(face, identity.key)
+                state = self._update_track(face, identity.key, packet.live)
+            due = state.detail_sigma is not None and state.detail_age >= _DETAIL_EVERY
             face.patch = self.renderer.render(
                 packet.frame,
                 face,
@@ -62,6 +84,7 @@ class SwapStage(Stage):
                 rest_canonical=state.rest,
                 blur_sigma=state.detail_sigma,
                 steps=packet.steps,
+                on_detail=self._submit_detail(face.track_id, identity.key) if due else None,
             )
             if face.patch is not None and state.detail_sigma is None:
                 state.detail_sigma = face.patch.detail_sigma
@@ -69,7 +92,24 @@ class SwapStage(Stage):
             del self._tracks[track_id]
         return packet
 
-    def _update_track(self, face: Face, source_key: str) -> _TrackState:
+    def _submit_detail(self, track_id: int, source_key: str) -> Callable[[DetailSample], None]:
+        def submit(sample: DetailSample) -> None:
+            if self._detail.submit(_DetailJob(track_id, source_key, sample)):
+                self._tracks[track_id].detail_age = 0  # else: try again next frame
+
+        return submit
+
+    def _take_detail(self, packet: FramePacket) -> None:
+        """A finished re-measure updates its face, unless the face or its source changed."""
+        result = self._detail.take()
+        if result is None:
+            return
+        packet.steps.add_background("detail", result.elapsed_ms, result.cpu_ms)
+        state = self._tracks.get(result.job.track_id)
+        if state is not None and state.source_key == result.job.source_key:
+            state.detail_sigma = result.value
+
+    def _update_track(self, face: Face, source_key: str, live: bool) -> _TrackState:
         assert face.fit is not None
         current = face.fit.canonical_landmarks
         state = self._tracks.get(face.track_id)
@@ -78,6 +118,9 @@ class SwapStage(Stage):
         else:
             state.rest += _REST_RATE * (current - state.rest)
         state.detail_age += 1
-        if state.source_key != source_key or state.detail_age >= _DETAIL_EVERY:
+        # A new source is measured on this frame. So is a due re-measure offline; live,
+        # it runs in the background (the render hands it over) and this frame keeps
+        # the last value.
+        if state.source_key != source_key or (state.detail_age >= _DETAIL_EVERY and not live):
             state.source_key, state.detail_sigma, state.detail_age = source_key, None, 0
         return state

@@ -8,6 +8,7 @@ it in the target's light and skin colour (engine/swap/shading.py).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 
 import cv2
@@ -25,7 +26,7 @@ from engine.swap import shading
 from engine.swap.apply_light import shade
 from engine.swap.identity import SourceIdentity
 from engine.swap.shape import shape_transfer
-from engine.swap.sharpness import detail_sigma, soften
+from engine.swap.sharpness import DetailSample, soften
 
 FEATURE_MASK_SIZE = 256
 
@@ -88,6 +89,7 @@ class FaceRenderer:
         rest_canonical: F32 | None = None,
         blur_sigma: float | None = None,
         steps: StepTimer = NO_STEPS,
+        on_detail: Callable[[DetailSample], None] | None = None,
     ) -> FacePatch | None:
         """The new face over its frame region, rendered at a working resolution where
         the face spans at most `WORK_IOD_PX` between the eyes (so its cost does not grow
@@ -95,7 +97,8 @@ class FaceRenderer:
 
         `blur_sigma` (in inter-ocular distances): how much to soften the render to the
         target's detail level; None measures it on this frame (costly: callers that
-        track a face reuse the value for a while)."""
+        track a face reuse the value for a while). `on_detail`, with a `blur_sigma`:
+        receives what re-measuring it takes, for the caller to measure elsewhere."""
         if face.fit is None or face.landmarks is None:
             return None
         with steps.step("shape"):
@@ -135,12 +138,12 @@ class FaceRenderer:
             )
             image, mask, features = shade(source, gain, weights, coverage, color_match)
         with steps.step("detail"):
-            if blur_sigma is None:
-                target = shrink(frame[y0:y1, x0:x1], size)
-                # Only the features' fine detail is the source's in the end (the
-                # compositor keeps the frame's own on plain skin): match those.
-                where = features > 0.5
-                blur_sigma = detail_sigma(image, target, coverage, where) / work_iod
+            if blur_sigma is None or on_detail is not None:
+                sample = DetailSample(image, frame, (x0, y0, x1, y1), coverage, features, work_iod)
+                if blur_sigma is None:
+                    blur_sigma = sample.measure()
+                elif on_detail is not None:
+                    on_detail(sample)
             image = soften(image, blur_sigma * work_iod * SOFTEN)
         if swap.alpha < 1.0:
             # The target sampled from the frame shrunk to the working grid: sampled

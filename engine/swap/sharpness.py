@@ -8,9 +8,14 @@ A softer render is left alone: blur can be added, detail cannot.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import cv2
 import numpy as np
 from numpy.typing import NDArray
+
+from engine.core.resample import shrink
+from engine.core.types import F32, Frame
 
 # How much more fine detail than the target the render may keep (1 = none). Measured on
 # the DEV pairs: 1.0 gave the smallest sharpness mismatch (judge |log2| 0.81 vs 1.03 at
@@ -81,6 +86,29 @@ def detail_sigma(
     span = np.log(lo_energy) - np.log(max(hi_energy, 1e-9))
     t = (np.log(lo_energy) - np.log(max(wanted, 1e-9))) / span if span > 0 else 1.0
     return float(lo_sigma + (_SIGMAS[hi] - lo_sigma) * t)
+
+
+@dataclass(frozen=True, slots=True)
+class DetailSample:
+    """What measuring the target's detail level takes, from one render: measurable on
+    another thread (the frame is never written once captured; the render is not either)."""
+
+    image: F32  # the render before softening, on the working grid
+    frame: Frame
+    box: tuple[int, int, int, int]  # (x0, y0, x1, y1): the frame region under the render
+    coverage: NDArray[np.bool_]
+    features: F32  # where the source's fine detail is kept (engine/render/composite.py)
+    work_iod: float  # the face's inter-ocular distance on the working grid
+
+    def measure(self) -> float:
+        """The blur that matches the render's detail to the target's, in IODs."""
+        x0, y0, x1, y1 = self.box
+        size = (self.image.shape[1], self.image.shape[0])
+        target = shrink(self.frame[y0:y1, x0:x1], size)
+        # Only the features' fine detail is the source's in the end (the compositor
+        # keeps the frame's own on plain skin): match those.
+        where = self.features > 0.5
+        return detail_sigma(self.image, target, self.coverage, where) / self.work_iod
 
 
 def soften(image: NDArray[np.float32], sigma: float) -> NDArray[np.float32]:
