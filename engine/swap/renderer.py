@@ -74,7 +74,7 @@ class FaceRenderer:
             return face.landmarks
         fit = face.fit
         rest = fit.canonical_landmarks if rest_canonical is None else rest_canonical
-        offsets = self.shape.offsets(identity.canonical - rest) * amount
+        offsets = self.shape.offsets(identity.canonical - rest, amount)
         pose = fit.pose
         moved = pose.scale * (offsets.astype(np.float64) @ pose.rotation.T)
         return (face.landmarks + moved).astype(np.float32)

@@ -23,6 +23,7 @@ from engine.face.records import Face, FacePatch
 from engine.swap.identity import SourceIdentity
 from engine.swap.library import SourceLibrary
 from engine.swap.renderer import FaceRenderer
+from engine.swap.shape import NOSE_REACH, shape_transfer
 from tests.engine.swap.support import (
     EILEEN,
     GRACE,
@@ -252,6 +253,22 @@ def test_shape_moves_the_nose_not_the_outline_or_the_lips(
     assert distance[topo.region("nose")].max() > 1.0  # two different noses: it moved
     for swap in (SwapSettings(alpha=0.0), SwapSettings(shape_alpha=0.0)):
         np.testing.assert_array_equal(renderer.posed_landmarks(face, grace, swap), face.landmarks)
+
+
+def test_the_nose_goes_twice_as_far_as_the_brows_up_to_the_sources_nose() -> None:
+    """The nose shows no expression: it takes twice the shape amount of the brows and
+    eyes, and all of the source's nose from NOSE_REACH on; the brows scale linearly."""
+    transfer = shape_transfer()
+    topo = topology()
+    rng = np.random.default_rng(5)
+    delta = rng.normal(0.0, 0.05, (len(topo.uv), 3))
+    nose, brows = topo.region("nose"), topo.region("left_eyebrow")
+    for amount in (0.1, 0.3, NOSE_REACH, 0.8, 1.0):
+        offsets = transfer.offsets(delta, amount)
+        np.testing.assert_allclose(
+            offsets[nose], min(1.0, amount / NOSE_REACH) * delta[nose], rtol=1e-5, atol=1e-7
+        )
+        np.testing.assert_allclose(offsets[brows], amount * delta[brows], rtol=1e-5, atol=1e-7)
 
 
 # --- mouth interior ---------------------------------------------------------------------------
