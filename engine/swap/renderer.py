@@ -15,7 +15,7 @@ import cv2
 import numpy as np
 
 from engine.core.profile import NO_STEPS, StepTimer
-from engine.core.resample import shrink, snap_span
+from engine.core.resample import block_factor, shrink, snap_span
 from engine.core.settings import SwapSettings
 from engine.core.types import F32, Frame
 from engine.face.fit import FaceFitter, vertex_normals
@@ -109,11 +109,12 @@ class FaceRenderer:
                 return None
             iod = float(face.fit.pose.scale)
             k = min(1.0, WORK_IOD_PX / iod) if WORK_IOD_PX > 0 else 1.0
-            # A region the whole part of 1/k divides: the frame shrinks to the working
-            # grid mostly by a plain block mean (engine/core/resample.py says why).
+            # A region that halves evenly as far as the scale allows: the frame shrinks
+            # to the working grid mostly by halving (engine/core/resample.py says why).
             height, width = frame.shape[:2]
-            x0, x1 = snap_span(region[0], region[2], int(1.0 / k), width)
-            y0, y1 = snap_span(region[1], region[3], int(1.0 / k), height)
+            block = block_factor(k)
+            x0, x1 = snap_span(region[0], region[2], block, width)
+            y0, y1 = snap_span(region[1], region[3], block, height)
             size = (max(4, round((x1 - x0) * k)), max(4, round((y1 - y0) * k)))
             # Pixel centres map like cv2.resize's: x_patch = (x_frame − x0 + 0.5)·k − 0.5.
             scale = np.array([size[0] / (x1 - x0), size[1] / (y1 - y0)], np.float32)

@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from engine.core.resample import shrink, snap_span
+from engine.core.resample import block_factor, shrink, snap_span
 from engine.core.types import F32, F64, Frame, Landmarks
 from engine.face.mesh import topology
 from engine.render.uvmap import uv_map
@@ -163,8 +163,8 @@ def unwrap_lowres(
     x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1 + 1, width), min(y1 + 1, height)
     # Sample from a copy shrunk to about 2 frame pixels per texel (no aliasing).
     k = min(1.0, 2.0 * size / max(x1 - x0, y1 - y0, 1))
-    x0, x1 = snap_span(x0, x1, int(1.0 / k), width)
-    y0, y1 = snap_span(y0, y1, int(1.0 / k), height)
+    x0, x1 = snap_span(x0, x1, block_factor(k), width)
+    y0, y1 = snap_span(y0, y1, block_factor(k), height)
     crop = frame[y0:y1, x0:x1]
     shrunk = (max(1, round((x1 - x0) * k)), max(1, round((y1 - y0) * k)))
     crop = shrink(crop, shrunk)

@@ -27,12 +27,12 @@ def test_a_span_grows_to_a_multiple_of_the_factor_inside_the_frame(
     assert snap_span(lo, hi, factor, limit) == expected
 
 
-# (150, 120), (90, 72), (37, 29): a block mean by 2, 4, 10 first, then the rest;
-# (100, 80): by 4 alone; (130, 100): no whole factor divides, the second step alone.
+# (150, 120), (90, 72), (37, 29): halved once, twice, three times first, then the rest;
+# (100, 80): halved twice alone; (130, 100): under 2×, the second step alone.
 @pytest.mark.parametrize("size", [(150, 120), (90, 72), (37, 29), (100, 80), (130, 100)])
 def test_shrinking_matches_one_area_resize(size: tuple[int, int]) -> None:
     """A 400×320 textured image (a multiple of 2, 4 and 8) down to sizes with and
-    without a whole factor: the block-mean-first path keeps every pixel centre where
+    without a whole factor: the halvings-first path keeps every pixel centre where
     one `cv2.resize(INTER_AREA)` puts it (a shift would show on the ramps) and differs
     from it only by the second step's coarser averaging of partial blocks."""
     yy, xx = np.mgrid[0:320, 0:400].astype(np.float32)
@@ -42,12 +42,11 @@ def test_shrinking_matches_one_area_resize(size: tuple[int, int]) -> None:
     result = shrink(image, size)
     assert result.shape == one_step.shape
     # The ramps (channels 0, 1) are linear: a misplaced pixel centre shows at once (half
-    # an output pixel is 3–35 grey levels here). Inside, measured at most 0.33 (37×29:
-    # partial blocks averaged whole at a footprint's edge, symmetric, not a shift). On
-    # the outermost pixels the rest-of-the-way tent filter is cut by the edge: measured
-    # at most 0.89 there (37×29), still far under half a pixel.
+    # an output pixel is 3–35 grey levels here). Inside, measured at most 0.03. On the
+    # outermost pixels the rest-of-the-way tent filter is cut by the edge: measured at
+    # most 0.49 there (37×29), still far under half a pixel.
     ramps = np.abs(result[..., :2] - one_step[..., :2])
     assert ramps[1:-1, 1:-1].max() < 0.5
     assert ramps.max() < 1.0
-    # The texture: measured ≤ 1.44 (37×29, where the second step is a tent, not a box).
-    assert np.abs(result[..., 2] - one_step[..., 2]).mean() < 2.0
+    # The texture: measured ≤ 0.84 (37×29, where the second step is a tent, not a box).
+    assert np.abs(result[..., 2] - one_step[..., 2]).mean() < 1.5
