@@ -53,39 +53,36 @@ def _settings(key: str) -> EngineSettings:
     return dataclasses.replace(EngineSettings(), swap=SwapSettings(source_key=key))
 
 
+def _counted(library: SourceLibrary) -> tuple[SwapStage, CountingRenderer, str]:
+    """A swap stage over a counting renderer, and Grace's source key."""
+    renderer = CountingRenderer()
+    return SwapStage(library, renderer), renderer, library.load_identity([GRACE]).key
+
+
 def _run(
     stage: SwapStage, face_frame: tuple[Face, Frame], key: str, frames: int, live: bool
-) -> list[FramePacket]:
+) -> list[float | None]:
+    """The face's detail blur after each of `frames` frames."""
     face, frame = face_frame
-    out = []
+    sigmas = []
     for i in range(frames):
         packet = FramePacket(i, i * 33_333_333, frame, live=live)
         packet.faces = [dataclasses.replace(face, patch=None)]
-        out.append(stage.process(packet, _settings(key)))
+        stage.process(packet, _settings(key))
+        sigmas.append(stage._tracks[face.track_id].detail_sigma)
         if live:  # let a re-measure started this frame finish before the next one
             deadline = time.monotonic() + 30
             while stage._detail.busy and time.monotonic() < deadline:
                 time.sleep(0.005)
-    return out
+    return sigmas
 
 
 def test_live_the_re_measure_runs_in_the_background_and_joins_a_later_frame(
     library: SourceLibrary, face_frame: tuple[Face, Frame]
 ) -> None:
-    key = library.load_identity([GRACE]).key
-    renderer = CountingRenderer()
-    stage = SwapStage(library, renderer)
+    stage, renderer, key = _counted(library)
     try:
-        state_sigmas = []
-        face, frame = face_frame
-        for i in range(2 * EVERY + 2):
-            packet = FramePacket(i, i * 33_333_333, frame, live=True)
-            packet.faces = [dataclasses.replace(face, patch=None)]
-            stage.process(packet, _settings(key))
-            state_sigmas.append(stage._tracks[face.track_id].detail_sigma)
-            deadline = time.monotonic() + 30
-            while stage._detail.busy and time.monotonic() < deadline:
-                time.sleep(0.005)
+        state_sigmas = _run(stage, face_frame, key, 2 * EVERY + 2, live=True)
         measured_here = [i for i, (here, _) in enumerate(renderer.calls) if here]
         handed_over = [i for i, (_, over) in enumerate(renderer.calls) if over]
         # Only the first frame measures in place; the due re-measures go to the worker.
@@ -103,9 +100,7 @@ def test_live_the_re_measure_runs_in_the_background_and_joins_a_later_frame(
 def test_offline_the_re_measure_stays_on_its_frame(
     library: SourceLibrary, face_frame: tuple[Face, Frame]
 ) -> None:
-    key = library.load_identity([GRACE]).key
-    renderer = CountingRenderer()
-    stage = SwapStage(library, renderer)
+    stage, renderer, key = _counted(library)
     _run(stage, face_frame, key, 2 * EVERY + 2, live=False)
     measured_here = [i for i, (here, _) in enumerate(renderer.calls) if here]
     assert measured_here == [0, EVERY, 2 * EVERY]
