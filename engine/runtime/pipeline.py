@@ -31,6 +31,22 @@ class StageError(RuntimeError):
     """A stage raised while processing a frame; the frame passed through unchanged."""
 
 
+def _wrapped_interrupt(exc: BaseException) -> KeyboardInterrupt | None:
+    """The Ctrl+C or termination signal an exception wraps, if any. A signal handler
+    raises in whatever Python code runs at that moment, and a C extension calling back
+    into Python turns what it raised into its own error: numba raises SystemError "...
+    returned a result with an exception set". Caught as a stage failure, a SIGTERM
+    during an offline swap ended as "stage failed" (exit 2) instead of as terminated."""
+    seen: set[int] = set()
+    cause: BaseException | None = exc
+    while cause is not None and id(cause) not in seen:
+        if isinstance(cause, KeyboardInterrupt):
+            return cause
+        seen.add(id(cause))
+        cause = cause.__cause__ or cause.__context__
+    return None
+
+
 class Engine(Worker):
     """Runs the stage list on the newest captured frame and double-buffers the results.
 
@@ -125,6 +141,9 @@ class Engine(Worker):
             try:
                 packet = stage.process(packet, settings)
             except Exception as exc:
+                interrupt = _wrapped_interrupt(exc)
+                if interrupt is not None:
+                    raise interrupt.with_traceback(interrupt.__traceback__) from None
                 self._stage_failed(stage.name, exc, packet)
                 break
             finally:

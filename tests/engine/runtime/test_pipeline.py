@@ -405,3 +405,23 @@ def test_engine_restarts_after_stop(running: list[Engine]) -> None:
 def test_test_stages_follow_the_stage_contract() -> None:
     for stage in (Brighten(), Recording(), FailsOn(set()), Sleeps(1), PassThrough()):
         assert isinstance(stage, Stage)
+
+
+class InterruptedInsideAnExtension(Stage):
+    """What numba does when a signal handler raises inside its callback into Python: the
+    interrupt comes out as the cause of a SystemError."""
+
+    name: ClassVar[str] = "wrapped"
+
+    def process(self, packet: FramePacket, settings: EngineSettings) -> FramePacket:
+        try:
+            raise KeyboardInterrupt("SIGTERM")
+        except KeyboardInterrupt as interrupt:
+            raise SystemError("returned a result with an exception set") from interrupt
+
+
+def test_an_interrupt_an_extension_wrapped_stops_the_run_instead_of_failing_the_stage() -> None:
+    engine = Engine([InterruptedInsideAnExtension()])
+    with pytest.raises(KeyboardInterrupt, match="SIGTERM"):
+        engine.process(make_packet(0))
+    assert engine.stage_errors == 0
