@@ -49,16 +49,6 @@ def eye_gain(gain: F32, weight: float) -> None:  # pragma: no cover - compiled
 
 
 @njit(cache=True, nogil=True)
-def with_eye_gain(ratio: F32, eyes: F32) -> F32:  # pragma: no cover - compiled
-    """`ratio` (H×W×3) with the eyes' own gain (`eye_gain`) over `eyes` (H×W, 0..1)."""
-    out = ratio.copy()
-    for y in range(ratio.shape[0]):
-        for x in range(ratio.shape[1]):
-            eye_gain(out[y, x], eyes[y, x])
-    return out
-
-
-@njit(cache=True, nogil=True)
 def shade(
     source: F32, gain: F32, weights: F32, coverage: np.ndarray, relight: bool
 ) -> tuple[F32, F32, F32]:  # pragma: no cover - compiled

@@ -223,14 +223,10 @@ def _region(posed: F32, frame_shape: tuple[int, ...]) -> tuple[int, int, int, in
     return x0, y0, x1, y1
 
 
-def _remap(image: np.ndarray, per_pixel: F32, x: int) -> np.ndarray:
-    """`image` looked up at the per-pixel coordinates in channels x, x + 1."""
+def _remap(image: np.ndarray, xy: F32) -> np.ndarray:
+    """`image` looked up (bilinear, edges replicated) at the H×W×2 coordinates `xy`."""
     return cv2.remap(
-        image,
-        per_pixel[..., x],
-        per_pixel[..., x + 1],
-        cv2.INTER_LINEAR,
-        borderMode=cv2.BORDER_REPLICATE,
+        image, np.ascontiguousarray(xy), None, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
     )
 
 
@@ -247,20 +243,13 @@ def _weights() -> F32:
 
 def _lookup(texture: F32, per_pixel: F32, texture_size: int) -> F32:
     """A texture-space map of another resolution looked up at the render's (u, v)."""
-    k = texture.shape[0] / texture_size
-    return cv2.remap(
-        texture,
-        per_pixel[..., 0] * k,
-        per_pixel[..., 1] * k,
-        cv2.INTER_LINEAR,
-        borderMode=cv2.BORDER_REPLICATE,
-    )
+    return _remap(texture, per_pixel[..., :2] * np.float32(texture.shape[0] / texture_size))
 
 
 def _mix_target(target: Frame, where: F32, image: np.ndarray, alpha: float) -> np.ndarray:
     """The latent blend: the rendered face mixed with the target's own, pixel by pixel
     (`where`: each render pixel's place in `target`)."""
-    own = _remap(target, np.ascontiguousarray(where), 0).astype(np.float32)
+    own = _remap(target, where).astype(np.float32)
     return alpha * image + (1.0 - alpha) * own
 
 

@@ -101,6 +101,12 @@ def _quadratic_basis(size: int) -> F64:
 
 
 @lru_cache(maxsize=4)
+def _field_basis(size: int) -> F32:
+    """`_quadratic_basis` in float32, for evaluating a fitted field every frame."""
+    return _quadratic_basis(size).astype(np.float32)
+
+
+@lru_cache(maxsize=4)
 def _lower_face_trust(size: int) -> F32:
     """How much each texture row may pull the field: full down to the nose tip, then
     `LOWER_FACE_TRUST` from the mouth down. A beard covers the whole lower face and looks
@@ -146,7 +152,7 @@ def smooth_field(texture: F32, weight: F32) -> F32:
         2,
         ROBUST_ITERATIONS,
     )
-    fitted = _quadratic_basis(size).astype(np.float32) @ coeffs.astype(np.float32)
+    fitted = _field_basis(size) @ coeffs.astype(np.float32)
     return np.exp(fitted.reshape(size, size, 3)) - np.float32(1.0)
 
 

@@ -62,18 +62,13 @@ def detail_sigma(
     if unblurred <= wanted:
         return 0.0
 
-    def energy(index: int) -> float:
-        if index < 0:
-            return unblurred
-        return _detail(cv2.GaussianBlur(render_gray, (0, 0), _SIGMAS[index]), inner)
-
     # The energy falls as σ grows: bisect for the first radius that gets below `wanted`
     # (three blurs instead of up to seven), keeping both bracketing energies.
     lo, hi = -1, len(_SIGMAS)
     lo_energy, hi_energy = unblurred, 0.0
     while hi - lo > 1:
         mid = (lo + hi) // 2
-        mid_energy = energy(mid)
+        mid_energy = _detail(cv2.GaussianBlur(render_gray, (0, 0), _SIGMAS[mid]), inner)
         if mid_energy <= wanted:
             hi, hi_energy = mid, mid_energy
         else:

@@ -25,6 +25,7 @@ from engine.face.mesh import topology
 from engine.face.records import Face, FacePatch
 from engine.runtime.factory import build_stages
 from engine.runtime.pipeline import Engine
+from engine.swap.apply_light import shade
 from engine.swap.library import SourceLibrary
 
 REPO_ROOT = Path(__file__).resolve().parents[3]
@@ -128,3 +129,15 @@ def teeth_pixels(frame: Frame, where: NDArray[np.bool_]) -> int:
     hsv = cv2.cvtColor(frame, cv2.COLOR_BGR2HSV)
     teeth = (hsv[..., 2] > 190) & (hsv[..., 1] < 60)
     return int(teeth[where].sum())
+
+
+def with_eye_gain(ratio: NDArray[np.float32], eyes: NDArray[np.float32]) -> NDArray[np.float32]:
+    """`ratio` (H×W×3 gain) with the eyes' own gain over `eyes` (H×W, 0..1), as the
+    render's light pass applies it per pixel (a unit albedo, so the product is the gain)."""
+    height, width = eyes.shape[:2]
+    unit = np.ones((height, width, 4), np.float32)
+    weights = np.dstack([eyes, np.zeros_like(eyes)]).astype(np.float32)
+    gained, _, _ = shade(
+        unit, np.ascontiguousarray(ratio, np.float32), weights, unit[..., 0] > 0, True
+    )
+    return gained

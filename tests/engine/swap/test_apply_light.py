@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.swap.apply_light import KNEE, roll_off, shade, with_eye_gain
+from engine.swap.apply_light import KNEE, roll_off, shade
 from engine.swap.field_fit import robust_fit
+from tests.engine.swap.support import with_eye_gain
 
 
 def _inputs(height: int = 6, width: int = 5) -> tuple[np.ndarray, ...]:

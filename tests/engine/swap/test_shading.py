@@ -14,12 +14,11 @@ from engine.core.settings import SwapSettings
 from engine.core.types import F32, Frame
 from engine.render.uvmap import TEXTURE_SIZE, uv_map
 from engine.swap import shading, shadows
-from engine.swap.apply_light import with_eye_gain
 from engine.swap.hair import hair_zone, skin_mask
 from engine.swap.identity import unwrap
 from engine.swap.library import SourceLibrary
 from engine.swap.renderer import FaceRenderer
-from tests.engine.swap.support import GRACE, fitted_face, fitter
+from tests.engine.swap.support import GRACE, fitted_face, fitter, with_eye_gain
 
 SKIN = np.array([120.0, 150.0, 200.0], np.float32)  # BGR
 
