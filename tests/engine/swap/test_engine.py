@@ -323,10 +323,13 @@ def test_the_output_keeps_the_targets_pose_and_mouth(
     assert pose_error < 8.0, report
     if pose_apart > 10.0:
         assert pose_error < 0.4 * pose_apart, report
-    # Mouth opening: measured |O−T| ≤ 0.03, |S−T| up to 0.33 (canonical units).
+    # Mouth opening: measured |O−T| ≤ 0.06, |S−T| up to 0.33 (canonical units). The
+    # largest (Grace onto obama_2, obama_1 onto zy_1) come from the source's whole nose
+    # (engine/swap/shape.py): its base moves the philtrum the landmarker reads the upper
+    # lip from; with the nose at 0.6 of the source's they were 0.04 and 0.05.
     jaw_error = abs(float(o.expression[0] - t.expression[0]))
     jaw_apart = abs(float(s.expression[0] - t.expression[0]))
-    assert jaw_error < 0.05, report
+    assert jaw_error < 0.075, report
     if jaw_apart > 0.1:
         assert jaw_error < 0.3 * jaw_apart, report
     # The whole mesh: measured mean drift 1.4–3.2 % of the eye distance.

@@ -255,9 +255,10 @@ def test_shape_moves_the_nose_not_the_outline_or_the_lips(
         np.testing.assert_array_equal(renderer.posed_landmarks(face, grace, swap), face.landmarks)
 
 
-def test_the_nose_goes_twice_as_far_as_the_brows_up_to_the_sources_nose() -> None:
-    """The nose shows no expression: it takes twice the shape amount of the brows and
-    eyes, and all of the source's nose from NOSE_REACH on; the brows scale linearly."""
+def test_the_nose_goes_further_than_the_brows_up_to_the_sources_nose() -> None:
+    """The nose shows no expression: it takes 1/NOSE_REACH times the shape amount of the
+    brows and eyes, and all of the source's nose from NOSE_REACH on; the brows scale
+    linearly."""
     transfer = shape_transfer()
     topo = topology()
     rng = np.random.default_rng(5)
