@@ -35,10 +35,11 @@ SPLIT_FINE = 0.03  # IOD: box size splitting fine from mid
 SPLIT_LOW = 0.25  # IOD: box size splitting mid from low
 SPLIT_MID = 0.10  # IOD: box size splitting texture from mid
 # IOD: (start, width) of the texture band. Measured on DEV+WIDE (with the whole nose,
-# engine/swap/shape.py): no texture band (SPLIT_MID = SPLIT_FINE) |seam grad| 0.102,
-# leave-source-out 86.9 %; split 0.08 with (0.05, 0.25): 0.084 and 86.9 %; 0.10 with
-# (0.05, 0.25): 0.077 and 85.2 %; 0.12 with (0.03, 0.2): 0.080 and 83.6 %. Expression,
-# pose and sharpness barely moved (0.0287–0.0292, 1.07°, 0.16–0.17).
+# engine/swap/shape.py, which leaves seams as they were): no texture band (SPLIT_MID =
+# SPLIT_FINE) |seam grad| 0.102, leave-source-out 86.9 %; split 0.08 with (0.05, 0.25):
+# 0.084 and 86.9 %; 0.10 with (0.05, 0.25): 0.077 and 85.2 %; 0.10 with (0.02, 0.2):
+# 0.086 and 86.9 %; 0.12 with (0.03, 0.2): 0.080 and 83.6 % (one pair is 1.6 points).
+# Expression, pose and sharpness barely moved (0.0287–0.0292, 1.07°, 0.16–0.17).
 TEXTURE_RAMP = (0.05, 0.25)
 MID_RAMP = 0.12  # IOD: ramp width of the mid band
 FINE_RAMP = (0.04, 0.12)  # IOD: (start, width) of the fine band, on features only
