@@ -51,15 +51,16 @@ def test_a_fixed_panel_of_pairs_keeps_its_quality(tmp_path: Path) -> None:
     write_pairs(chosen, tmp_path / "panel.tsv")
     scores = judge(tmp_path / "panel.tsv", tmp_path, tmp_path / "panel.json")
     report = {k: round(v, 4) for k, v in scores.items() if isinstance(v, float)}
-    # Measured on 2026-11-30 (built-in swapper, defaults): retrieval 100 %, leave-source-out
-    # 83.3 %, pose 1.35°, expression 0.030, outside 0, |seam gradient| 0.131, seam colour
-    # -0.48 ΔE, |sharpness| 0.23 log2. One retrieval miss in twelve (91.7 %) still passes.
+    # Measured on 2026-12-01 (built-in swapper, defaults): retrieval 100 %, leave-source-out
+    # 83.3 %, pose 1.30°, expression 0.029, outside 0, |seam gradient| 0.063 (0.131 before
+    # the texture band), seam colour -0.15 ΔE, |sharpness| 0.14 log2. One retrieval miss
+    # in twelve (91.7 %) still passes.
     assert scores["faces_found_pct"] == 100.0, report
     assert scores["retrieval_at1_pct"] >= 91.0, report
     assert scores["retrieval_loo_at1_pct"] >= 66.0, report
     assert scores["pose_err_deg_found_only"] <= 1.6, report
-    assert scores["expr_err_found_only"] <= 0.033, report
+    assert scores["expr_err_found_only"] <= 0.032, report
     assert scores["outside_changed_frac_found_only"] <= 0.001, report
-    assert scores["seam_grad_abs"] <= 0.15, report
-    assert abs(scores["seam_color"]) <= 0.9, report
-    assert scores["face_sharpness_abs_log2"] <= 0.4, report
+    assert scores["seam_grad_abs"] <= 0.09, report
+    assert abs(scores["seam_color"]) <= 0.6, report
+    assert scores["face_sharpness_abs_log2"] <= 0.3, report
