@@ -32,6 +32,7 @@ ROBUST_TAU = 0.25  # log-lightness distance from the fit at which a texel counts
 ROBUST_ITERATIONS = 4
 LOWER_FACE_TRUST = 0.2
 RATIO_LIMITS = (0.2, 5.0)
+OUTLIER_RATIO = 5.0  # lightness ratio to the face's median beyond which a texel is not skin
 LUMA = np.array([0.114, 0.587, 0.299], np.float32)  # BGR
 
 # MediaPipe brow outlines: lower edge, then upper edge (a closed polygon).
@@ -121,7 +122,7 @@ def _lower_face_trust(size: int) -> F32:
     return np.repeat(trust[:, None], size, axis=1).astype(np.float32)
 
 
-def smooth_field(texture: F32, weight: F32) -> F32:
+def smooth_field(texture: F32, weight: F32, cut_outliers: bool = False) -> F32:
     """The slowly varying part of the skin (light × skin colour) of an S×S×3 texture: a
     quadratic over the texture square, per channel in log space, fitted to the texels
     weighted by `weight` (0..1) with robust (Cauchy) re-weighting, so a beard, hair or a
@@ -130,13 +131,19 @@ def smooth_field(texture: F32, weight: F32) -> F32:
     Quadratic and no finer: a field that also follows the face's local shading (nose,
     eye sockets, cheekbones) would take those from the target and strip them from the
     source, and they are much of what makes a face recognisably someone's (measured on
-    DEV: leave-source-out 82 % with the quadratic, 62 % with a local field)."""
+    DEV: leave-source-out 82 % with the quadratic, 62 % with a local field).
+
+    `cut_outliers`: leave out texels too far in lightness from the face's median to be
+    skin (`_plausible`); the target's field per frame uses it."""
     size = texture.shape[0]
     # The fit runs on 2×2 blocks of texels (weighted means of the log texture): a
     # quarter of the cost, and on a synthetic side-lit bearded face the recovered
     # albedo's error fell (median 1.9 → 1.3 %), as partly covered texels average out.
     half = size // 2
-    prior = (weight * _lower_face_trust(size)).astype(np.float32)
+    prior = weight * _lower_face_trust(size)
+    if cut_outliers:
+        prior = prior * _plausible(texture, weight)
+    prior = prior.astype(np.float32)
     log_tex = np.log(np.maximum(texture, 0.0) + 1.0) * prior[..., None]
     # Block means (OpenCV's whole-factor area path: NumPy's reshaped sums cost 10×).
     block_weight = cv2.resize(prior, (half, half), interpolation=cv2.INTER_AREA).reshape(-1)
@@ -154,6 +161,20 @@ def smooth_field(texture: F32, weight: F32) -> F32:
     )
     fitted = _field_basis(size) @ coeffs.astype(np.float32)
     return np.exp(fitted.reshape(size, size, 3)) - np.float32(1.0)
+
+
+def _plausible(texture: F32, weight: F32) -> F32:
+    """0 for texels too far in lightness from the face's median to be its skin under any
+    light (`OUTLIER_RATIO` either way: background or black hair at the rim, a blown-out
+    highlight), else 1. The robust fit down-weights outliers, but a rim of near-black
+    texels is many: it bent the quadratic down at both sides of a stage-lit face (its
+    field fell to 9 where the skin is 175) and painted a dark band and a chalky one."""
+    level = np.log(np.maximum(luminance(texture), 0.0) + 1.0)
+    seen = weight > 0.1
+    if not seen.any():
+        return np.ones_like(weight)
+    centre = float(np.median(level[seen]))
+    return (np.abs(level - centre) < np.log(OUTLIER_RATIO)).astype(np.float32)
 
 
 def unwrap_lowres(

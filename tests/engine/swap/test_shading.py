@@ -66,6 +66,28 @@ def test_the_field_divides_out_a_strong_side_light_and_keeps_a_beard() -> None:
     np.testing.assert_allclose(beard_level, 0.45, atol=0.08)
 
 
+def test_a_rim_of_black_background_texels_does_not_bend_the_field() -> None:
+    """Evenly lit skin whose outer ring (a fifth of the face's texels) samples a black
+    background, as on a stage-lit face against the dark: the field stays the skin's
+    level. Without the outlier cut the robust fit bends down to the rim."""
+    size = shading.FIELD_SIZE
+    covered = uv_map(size).covered
+    texture = np.broadcast_to(SKIN, (size, size, 3)).copy()
+    inside = cv2.distanceTransform(covered.astype(np.uint8), cv2.DIST_L2, 5)
+    rim = covered & (inside < np.percentile(inside[covered], 20))
+    texture[rim] = 2.0
+    weight = shading.skin_weight(covered * 1.0)
+    skin = skin_texels(size) & ~rim
+
+    def worst_error(cut: bool) -> float:
+        field = shading.smooth_field(texture, weight, cut_outliers=cut)
+        return float(np.abs(field[skin] / SKIN - 1.0).max())
+
+    # Measured: worst error 0.0001 with the cut, 0.92 without (median 0.21).
+    assert worst_error(cut=True) < 0.05
+    assert worst_error(cut=False) > 0.3
+
+
 @cache
 def grace_and_relit() -> tuple[Frame, Frame]:
     """Grace Hopper's portrait and the same photo under a hard side light (0.35× on the
