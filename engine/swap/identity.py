@@ -25,7 +25,7 @@ from engine.render.uvmap import fill_outside, uv_map
 from engine.swap import shading, shadows
 
 _MIRROR_PREFERENCE = 0.05  # the mirrored side only wins where this side was barely seen
-# A texel in a cast shadow counts this much less when photos are averaged: another photo
+# A texel in a cast shadow counts this much less when photos are combined: another photo
 # of the person that saw it lit fills it better than lifting the shadow does.
 _SHADOW_DISTRUST = 0.8
 # With several photos, the others count this much less than the one that saw the face
