@@ -2,8 +2,9 @@
 
 Built from one or more photos of one person: each photo's face is unwrapped into the
 mesh's texture space and its own light divided out with a smooth skin field fitted to it
-(engine/swap/shading.py); what cast shadows are left are lifted (engine/swap/shadows.py),
-texels the photo saw at a grazing angle are filled from the mirrored side. With several
+(engine/swap/shading.py); what cast shadows are left are lifted and specular highlights
+toned down (engine/swap/shadows.py); texels the photo saw at a grazing angle are filled
+from the mirrored side. With several
 photos, the one that saw the face best gives the texture, and the others fill what it
 saw badly (grazing or in shadow), each normalised to one skin colour.
 """
@@ -25,8 +26,8 @@ from engine.render.uvmap import fill_outside, uv_map
 from engine.swap import shading, shadows
 
 _MIRROR_PREFERENCE = 0.05  # the mirrored side only wins where this side was barely seen
-# A texel in a cast shadow counts this much less when photos are combined: another photo
-# of the person that saw it lit fills it better than lifting the shadow does.
+# A texel in a cast shadow or a highlight counts this much less when photos are combined:
+# another photo of the person that saw it plainly lit fills it better than correcting it.
 _SHADOW_DISTRUST = 0.8
 # With several photos, the others count this much less than the one that saw the face
 # best (the largest total confidence). Averaged alike, photos with different expressions
@@ -92,7 +93,10 @@ def unwrap(image: Frame, landmarks: Landmarks, fitter: FaceFitter) -> UnwrappedP
     albedo = texture / np.maximum(shading.upsample(light, uvm.size), 1.0) * colour
     shadow = shadows.shadow_mask(albedo, colour)
     albedo = shadows.lift_shadows(albedo, shadow, colour)
-    visibility = texel[..., 2] * uvm.covered * (1.0 - _SHADOW_DISTRUST * shadow)
+    glare = shadows.highlight_mask(albedo, colour)
+    albedo = shadows.tame_highlights(albedo, glare, colour)
+    misleading = np.maximum(shadow, glare)
+    visibility = texel[..., 2] * uvm.covered * (1.0 - _SHADOW_DISTRUST * misleading)
     # Mirror fill: the texture layout is left/right symmetric about u = 0.5.
     w_own = visibility**4
     w_mirror = _MIRROR_PREFERENCE * w_own[:, ::-1]

@@ -223,11 +223,13 @@ def test_a_photo_swapped_onto_itself_is_reproduced(
     identity = library.load_identity([path])
     frame, face = target(path)
     # The light transfer puts the photo's own light back on its de-lit texture. Not all
-    # of it, by design: cast shadows were lifted from the texture (they are not the
-    # person) and highlights above the knee are compressed. Measured: 3.7 (Eileen), 2.1.
+    # of it, by design: cast shadows were lifted and specular highlights toned down in
+    # the texture (they are not the person), and highlights above the knee are
+    # compressed. Measured: 6.3 (Eileen, whose flash-lit face loses its shine; 3.7 before
+    # highlights were toned down), 1.7.
     patch = renderer.render(frame, face, identity, SwapSettings(shape_alpha=0.0))
     assert patch is not None
-    assert float(_face_difference(frame, patch).mean()) < 5.0
+    assert float(_face_difference(frame, patch).mean()) < 7.5
 
 
 # --- shape --------------------------------------------------------------------------------------

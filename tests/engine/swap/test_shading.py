@@ -212,6 +212,48 @@ def test_dark_hair_strands_are_not_taken_for_a_shadow() -> None:
     assert float(mask[band & skin_texels(size)].mean()) < 0.2
 
 
+def nose_spot(size: int) -> NDArray[np.bool_]:
+    """A disc on the nose's bridge, where a flash leaves a highlight."""
+    u, v = uv_grid(size)
+    return (u * u + (v + 0.05) ** 2 < 0.06**2) & skin_texels(size)
+
+
+def test_a_specular_highlight_is_found_and_toned_down_to_the_skin() -> None:
+    """A clipped, colourless flash highlight on the nose is the lamp, not the skin."""
+    size = TEXTURE_SIZE
+    texture = noisy_skin(size)
+    spot = nose_spot(size)
+    texture[spot] = 250.0
+    mask = shadows.highlight_mask(texture, SKIN)
+    grown = cv2.dilate(spot.astype(np.uint8), np.ones((41, 41), np.uint8)).astype(bool)
+    outside = ~grown & skin_texels(size)
+    assert float(np.median(mask[spot])) > 0.8
+    assert float(mask[outside].mean()) < 0.01
+    tamed = shadows.tame_highlights(texture, mask, SKIN)
+    level = np.median(tamed[spot], axis=0) / SKIN
+    np.testing.assert_allclose(level, 1.0, atol=0.15)
+    # Its soft edge is toned down less, but no bright ring is left.
+    assert float(np.percentile(shading.luminance(tamed[spot]), 95)) < 1.3 * float(
+        SKIN @ shading.LUMA
+    )
+    np.testing.assert_allclose(tamed[outside], texture[outside], atol=0.5)
+
+
+def test_a_white_beard_and_plain_bright_skin_are_not_highlights() -> None:
+    """Pale and light, but below the nose (a beard) or of the skin's own colour (a
+    brighter cheek): neither is toned down."""
+    size = TEXTURE_SIZE
+    texture = noisy_skin(size)
+    _, v = uv_grid(size)
+    chin = (v > 0.55) & skin_texels(size)
+    texture[chin] = 245.0
+    cheek = nose_spot(size)
+    texture[cheek] *= 1.4
+    mask = shadows.highlight_mask(texture, SKIN)
+    assert float(mask[chin].max()) < 0.05
+    assert float(mask[cheek].max()) < 0.05
+
+
 # --- hair ---------------------------------------------------------------------------------------
 
 
@@ -231,3 +273,28 @@ def test_a_bright_forehead_is_skin_and_a_fringe_is_not() -> None:
     fringe = texture.copy()
     fringe[band] = np.where(strands[..., None], 0.25, 0.55)[band] * SKIN
     assert float(skin_mask(fringe, vertex, skin_ids)[band].mean()) < 0.3
+
+
+def test_a_background_colour_past_the_jaw_is_masked_and_a_beard_is_not() -> None:
+    """Where the mesh reached past a turned face, its cheek texels show the wall behind
+    (blue here): painted onto a target, a blue streak down the cheek. A beard, black or
+    white, on the same texels stays."""
+    size = TEXTURE_SIZE
+    vertex = np.broadcast_to(SKIN, (468, 3)).astype(np.float32)
+    skin_ids = fitter().skin_ids
+    u, v = uv_grid(size)
+    cheek = (u < -0.5) & (v > 0.5) & skin_texels(size)  # below the mouth
+    masks = {}
+    for name, colour in {
+        "wall": (200, 120, 60),
+        "black": (30, 32, 35),
+        "white": (235, 238, 240),
+    }.items():
+        texture = noisy_skin(size)
+        texture[cheek] = colour
+        masks[name] = skin_mask(texture, vertex, skin_ids)
+    assert float(masks["wall"][cheek].mean()) < 0.2
+    assert float(masks["black"][cheek].mean()) > 0.9
+    assert float(masks["white"][cheek].mean()) > 0.9
+    away = ~cv2.dilate(cheek.astype(np.uint8), np.ones((41, 41), np.uint8)).astype(bool)
+    assert float(masks["wall"][away & skin_texels(size)].min()) > 0.95
