@@ -12,6 +12,7 @@ from numpy.typing import NDArray
 from engine.core.imageio import read_image
 from engine.core.settings import SwapSettings
 from engine.core.types import F32, Frame
+from engine.face.mesh import topology
 from engine.render.uvmap import TEXTURE_SIZE, uv_map
 from engine.swap import shading, shadows
 from engine.swap.hair import hair_zone, skin_mask
@@ -240,8 +241,8 @@ def test_a_specular_highlight_is_found_and_toned_down_to_the_skin() -> None:
 
 
 def test_a_white_beard_and_plain_bright_skin_are_not_highlights() -> None:
-    """Pale and light, but below the nose (a beard) or of the skin's own colour (a
-    brighter cheek): neither is toned down."""
+    """Pale and light, but below the nose (a beard), of the skin's own colour (a
+    brighter cheek) or next to an eye (its white): none is toned down."""
     size = TEXTURE_SIZE
     texture = noisy_skin(size)
     _, v = uv_grid(size)
@@ -249,9 +250,15 @@ def test_a_white_beard_and_plain_bright_skin_are_not_highlights() -> None:
     texture[chin] = 245.0
     cheek = nose_spot(size)
     texture[cheek] *= 1.4
+    # The white of an eye reaching past its inner corner (MediaPipe 133), towards the nose.
+    corner = topology().uv[133] * size
+    rows, cols = np.mgrid[0:size, 0:size]
+    white = (cols - corner[0] - 0.03 * size) ** 2 + (rows - corner[1]) ** 2 < (0.025 * size) ** 2
+    texture[white] = 245.0
     mask = shadows.highlight_mask(texture, SKIN)
     assert float(mask[chin].max()) < 0.05
     assert float(mask[cheek].max()) < 0.05
+    assert float(mask[white].max()) < 0.05
 
 
 # --- hair ---------------------------------------------------------------------------------------
