@@ -4,9 +4,9 @@ Built from one or more photos of one person: each photo's face is unwrapped into
 mesh's texture space and its own light divided out with a smooth skin field fitted to it
 (engine/swap/shading.py); what cast shadows are left are lifted and specular highlights
 toned down (engine/swap/shadows.py); texels the photo saw at a grazing angle are filled
-from the mirrored side. With several
-photos, the one that saw the face best gives the texture, and the others fill what it
-saw badly (grazing or in shadow), each normalised to one skin colour.
+from the mirrored side. With several photos, the one that saw the face best gives the
+texture, and the others fill what it saw badly (grazing or in shadow), each normalised
+to one skin colour.
 """
 
 from __future__ import annotations
@@ -49,7 +49,8 @@ class SourceIdentity:
     skin_colour: F32 = field(default_factory=lambda: np.full(3, 128.0, np.float32))
     warning: str | None = None
     # T×T: 1 where the texture is the source's skin, 0 where hair or headwear covers its
-    # forehead or temples (engine/swap/hair.py): the target shows there instead.
+    # forehead or temples, or where the mesh reached past the face onto a background of
+    # another hue (engine/swap/hair.py): the target shows there instead.
     forehead_skin: F32 | None = field(default=None, repr=False)
     # What neural swappers need to compute their own embeddings.
     images: tuple[Frame, ...] = field(default=(), repr=False)
