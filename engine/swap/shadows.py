@@ -52,13 +52,27 @@ def _chromaticity(image: F32) -> F32:
     return image / np.maximum(image.sum(axis=-1, keepdims=True), 1e-3)
 
 
+def _working(texture: F32) -> tuple[F32, F32, F32]:
+    """`texture` at the detection resolution, its lightness, and where it is plain skin."""
+    small = cv2.resize(texture, (WORK_SIZE, WORK_SIZE), interpolation=cv2.INTER_AREA)
+    skin = feature_masks(WORK_SIZE).skin * uv_map(WORK_SIZE).covered
+    return small, luminance(small), skin
+
+
+def _grown(core: F32, like: F32, radius: int) -> F32:
+    """`core` grown by `radius` over the texels that look `like` it."""
+    return np.maximum(core, cv2.dilate(core, _disk(radius)) * like)
+
+
+def _to_texture(score: F32, size: int) -> F32:
+    """A detection-resolution mask softened, cut to the face and brought to `size`."""
+    score = cv2.GaussianBlur(score, (0, 0), 1.0) * uv_map(WORK_SIZE).covered
+    return cv2.resize(score, (size, size), interpolation=cv2.INTER_LINEAR).astype(np.float32)
+
+
 def shadow_mask(texture: F32, skin_colour: F32) -> F32:
     """Soft mask (S×S, same size as `texture`) of texels in a cast shadow."""
-    size = texture.shape[0]
-    small = cv2.resize(texture, (WORK_SIZE, WORK_SIZE), interpolation=cv2.INTER_AREA)
-    lum = luminance(small)
-    masks = feature_masks(WORK_SIZE)
-    skin = masks.skin * uv_map(WORK_SIZE).covered
+    small, lum, skin = _working(texture)
     # Shadows only darken: the lit skin's lightness (not the mean, which a half-shadowed
     # face drags down) is the reference.
     lit = float(np.percentile(lum[skin > 0.5], LIT_PERCENTILE)) if (skin > 0.5).any() else 1.0
@@ -75,10 +89,8 @@ def shadow_mask(texture: F32, skin_colour: F32) -> F32:
     # texels next to it; then close over the features (an eye inside a brim's shadow is
     # shadowed too).
     core = cv2.morphologyEx(shadow_like * smooth, cv2.MORPH_OPEN, _disk(2))
-    score = np.maximum(core, cv2.dilate(core, _disk(3)) * shadow_like)
-    score = cv2.morphologyEx(score, cv2.MORPH_CLOSE, _disk(4))
-    score = cv2.GaussianBlur(score, (0, 0), 1.0) * uv_map(WORK_SIZE).covered
-    return cv2.resize(score, (size, size), interpolation=cv2.INTER_LINEAR).astype(np.float32)
+    score = _grown(core, shadow_like, 3)
+    return _to_texture(cv2.morphologyEx(score, cv2.MORPH_CLOSE, _disk(4)), texture.shape[0])
 
 
 def lift_shadows(texture: F32, mask: F32, skin_colour: F32) -> F32:
@@ -91,23 +103,17 @@ def highlight_mask(texture: F32, skin_colour: F32) -> F32:
     """Soft mask (S×S, same size as `texture`) of specular highlights on the skin: much
     lighter than the skin and paler (light reflected off the surface has the lamp's
     colour, not the skin's), and a region rather than a speckle."""
-    size = texture.shape[0]
-    small = cv2.resize(texture, (WORK_SIZE, WORK_SIZE), interpolation=cv2.INTER_AREA)
-    lum = luminance(small)
-    masks = feature_masks(WORK_SIZE)
-    skin = masks.skin * uv_map(WORK_SIZE).covered
+    small, lum, skin = _working(texture)
     typical = float(np.median(lum[skin > 0.5])) if (skin > 0.5).any() else 255.0
     # Kept clear of the eyes' surround too: the white of an eye reaching past the eye's
     # outline is the eye, not glare (toned down, it cost alex_1 its identity on 1423_1).
-    skin = skin * (1.0 - cv2.dilate(masks.eyes, _disk(4)))
+    skin = skin * (1.0 - cv2.dilate(feature_masks(WORK_SIZE).eyes, _disk(4)))
     bright = _ramp(lum / max(typical, 1.0), BRIGHT[1], BRIGHT[0])
     pale = _ramp(_saturation(small) / max(float(_saturation(skin_colour)), 1e-3), *PALE)
     glare_like = bright * pale * skin * _glare_zone(WORK_SIZE)
-    core = cv2.morphologyEx(glare_like, cv2.MORPH_OPEN, _disk(1))
-    score = np.maximum(core, cv2.dilate(core, _disk(3)) * glare_like)
-    # One texel further: the blur below must not leave the highlight's rim half-lit.
-    score = cv2.GaussianBlur(cv2.dilate(score, _disk(1)), (0, 0), 1.0) * uv_map(WORK_SIZE).covered
-    return cv2.resize(score, (size, size), interpolation=cv2.INTER_LINEAR).astype(np.float32)
+    score = _grown(cv2.morphologyEx(glare_like, cv2.MORPH_OPEN, _disk(1)), glare_like, 3)
+    # One texel further: the softening must not leave the highlight's rim half-lit.
+    return _to_texture(cv2.dilate(score, _disk(1)), texture.shape[0])
 
 
 @lru_cache(maxsize=2)
