@@ -96,6 +96,7 @@ def unwrap(image: Frame, landmarks: Landmarks, fitter: FaceFitter) -> UnwrappedP
     albedo = shadows.lift_shadows(albedo, shadow, colour)
     glare = shadows.highlight_mask(albedo, colour)
     albedo = shadows.tame_highlights(albedo, glare, colour)
+    albedo = shadows.even_lit_skin(albedo, colour)
     misleading = np.maximum(shadow, glare)
     visibility = texel[..., 2] * uvm.covered * (1.0 - _SHADOW_DISTRUST * misleading)
     # Mirror fill: the texture layout is left/right symmetric about u = 0.5.

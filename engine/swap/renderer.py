@@ -195,9 +195,7 @@ class FaceRenderer:
         assert face.landmarks is not None
         facing = np.clip(-vertex_normals(face.landmarks, self.triangles)[:, 2], 0.0, 1.0)
         low, weight = shading.unwrap_lowres(frame, face.landmarks, facing)
-        # Without the outlier cut, a stage-lit face's dark rim bent the field (the cut on
-        # the source's de-lighting too was measured: leave-source-out 85.2 → 82.0 %).
-        target_field = shading.smooth_field(low, shading.skin_weight(weight), cut_outliers=True)
+        target_field = shading.smooth_field(low, shading.skin_weight(weight))
         return shading.light_ratio(target_field, identity.skin_colour)
 
 

@@ -122,28 +122,24 @@ def _lower_face_trust(size: int) -> F32:
     return np.repeat(trust[:, None], size, axis=1).astype(np.float32)
 
 
-def smooth_field(texture: F32, weight: F32, cut_outliers: bool = False) -> F32:
+def smooth_field(texture: F32, weight: F32) -> F32:
     """The slowly varying part of the skin (light × skin colour) of an S×S×3 texture: a
     quadratic over the texture square, per channel in log space, fitted to the texels
     weighted by `weight` (0..1) with robust (Cauchy) re-weighting, so a beard, hair or a
-    bright spot cannot bend it; it extends smoothly over features and holes.
+    bright spot cannot bend it; it extends smoothly over features and holes. Texels too
+    far in lightness from the face's median to be skin are left out altogether
+    (`_plausible`).
 
     Quadratic and no finer: a field that also follows the face's local shading (nose,
     eye sockets, cheekbones) would take those from the target and strip them from the
     source, and they are much of what makes a face recognisably someone's (measured on
-    DEV: leave-source-out 82 % with the quadratic, 62 % with a local field).
-
-    `cut_outliers`: leave out texels too far in lightness from the face's median to be
-    skin (`_plausible`); the target's field per frame uses it."""
+    DEV: leave-source-out 82 % with the quadratic, 62 % with a local field)."""
     size = texture.shape[0]
     # The fit runs on 2×2 blocks of texels (weighted means of the log texture): a
     # quarter of the cost, and on a synthetic side-lit bearded face the recovered
     # albedo's error fell (median 1.9 → 1.3 %), as partly covered texels average out.
     half = size // 2
-    prior = weight * _lower_face_trust(size)
-    if cut_outliers:
-        prior = prior * _plausible(texture, weight)
-    prior = prior.astype(np.float32)
+    prior = (weight * _lower_face_trust(size) * _plausible(texture, weight)).astype(np.float32)
     log_tex = np.log(np.maximum(texture, 0.0) + 1.0) * prior[..., None]
     # Block means (OpenCV's whole-factor area path: NumPy's reshaped sums cost 10×).
     block_weight = cv2.resize(prior, (half, half), interpolation=cv2.INTER_AREA).reshape(-1)
@@ -168,7 +164,9 @@ def _plausible(texture: F32, weight: F32) -> F32:
     light (`OUTLIER_RATIO` either way: background or black hair at the rim, a blown-out
     highlight), else 1. The robust fit down-weights outliers, but a rim of near-black
     texels is many: it bent the quadratic down at both sides of a stage-lit face (its
-    field fell to 9 where the skin is 175) and painted a dark band and a chalky one."""
+    field fell to 9 where the skin is 175) and painted a dark band and a chalky one. On
+    a source photo, black hair or a dark stage framing the face bent it alike: dividing
+    by it blew the cheeks out (dflw_026, dflw_077 in WIDE)."""
     level = np.log(np.maximum(luminance(texture), 0.0) + 1.0)
     seen = weight > 0.1
     if not seen.any():
