@@ -74,7 +74,7 @@ class FaceRenderer:
             return face.landmarks
         fit = face.fit
         rest = fit.canonical_landmarks if rest_canonical is None else rest_canonical
-        offsets = self.shape.offsets(identity.canonical - rest, amount)
+        offsets = self.shape.offsets(identity.canonical - rest, amount, rest)
         pose = fit.pose
         moved = pose.scale * (offsets.astype(np.float64) @ pose.rotation.T)
         return (face.landmarks + moved).astype(np.float32)
@@ -153,7 +153,10 @@ class FaceRenderer:
             in_target = (per_pixel[..., 2:4] - origin + 0.5) * scale - 0.5
             image = _mix_target(shrink(frame[y0:y1, x0:x1], size), in_target, image, swap.alpha)
         with steps.step("masks"):
-            keep = _keep_mask(local, kept_contours, coverage.shape)
+            # The target's own mouth, where its inside is in the frame: the posed lips
+            # moved a little with the new nose and eyes (engine/swap/shape.py).
+            own = (face.landmarks[:, :2] - np.array([x0, y0], np.float32) + 0.5) * scale - 0.5
+            keep = _keep_mask(own, kept_contours, coverage.shape)
         return FacePatch(
             x0=int(x0),
             y0=int(y0),
