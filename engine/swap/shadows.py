@@ -38,10 +38,12 @@ BRIGHT = (1.15, 1.35)  # lightness ratio to the typical skin: not highlight → 
 PALE = (0.25, 0.5)  # saturation ratio to the skin's: fully highlight → not
 _NOSE_BASE = 2  # MediaPipe's subnasale
 # Lit skin: broad light above this many times the skin's lightness keeps `LIT_KEEP` of
-# its excess. Measured on DEV+WIDE against no compression: leave-source-out the same
-# (52 of 61; mean margin to the nearest other identity +0.002), |seam grad| 0.076 →
-# 0.072. A knee of 1.05 keeping 0.25 gave seams 0.073 on the leave-source-out pairs but
-# a smaller margin; lifting the dark side too (below 0.85) cost margin (−0.002).
+# its excess. Measured on DEV+WIDE against no compression, with a first version that
+# smoothed at full texture resolution: leave-source-out the same (52 of 61; mean margin
+# to the nearest other identity +0.002), |seam grad| 0.076 → 0.072 (this version, with
+# the source's outlier cut: 0.072 too). On the leave-source-out pairs a knee of 1.05
+# keeping 0.25 gave seams 0.073 but a smaller margin; lifting the dark side too (below
+# 0.85) cost margin (−0.002).
 LIT_KNEE = 1.1
 LIT_KEEP = 0.4
 LIT_SMOOTH = 0.03  # fraction of the texture (about 0.1 IOD): broad light, not detail
