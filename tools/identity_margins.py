@@ -1,6 +1,6 @@
 """How far each swap is from a tie in the judge's identity retrieval.
 
-`make quality` counts leave-source-out and ID@1 hits; about ten of the 61
+`make quality` counts leave-source-out and ID@1 hits; 10–14 of the 61
 leave-source-out pairs sit within ±0.02 of a tie, so a change of a few pixels flips
 some of them either way. This prints, per run, the mean and median *margin*: the dlib
 distance from the output to the nearest other identity minus its distance to the
