@@ -116,9 +116,9 @@ class FaceRenderer:
             x0, x1 = snap_span(region[0], region[2], block, width)
             y0, y1 = snap_span(region[1], region[3], block, height)
             size = (max(4, round((x1 - x0) * k)), max(4, round((y1 - y0) * k)))
-            # Pixel centres map like cv2.resize's: x_patch = (x_frame − x0 + 0.5)·k − 0.5.
             scale = np.array([size[0] / (x1 - x0), size[1] / (y1 - y0)], np.float32)
-            local = (posed[:, :2] - np.array([x0, y0], np.float32) + 0.5) * scale - 0.5
+            origin = np.array([x0, y0], np.float32)
+            local = _to_grid(posed[:, :2], origin, scale)
             work_iod = iod * float(scale.mean())
             triangles, kept_contours = self.holes(swap)
         with steps.step("raster"):
@@ -149,13 +149,12 @@ class FaceRenderer:
         if swap.alpha < 1.0:
             # The target sampled from the frame shrunk to the working grid: sampled
             # from the full frame a large face would alias.
-            origin = np.array([x0, y0], np.float32)
-            in_target = (per_pixel[..., 2:4] - origin + 0.5) * scale - 0.5
+            in_target = _to_grid(per_pixel[..., 2:4], origin, scale)
             image = _mix_target(shrink(frame[y0:y1, x0:x1], size), in_target, image, swap.alpha)
         with steps.step("masks"):
             # The target's own mouth, where its inside is in the frame: the posed lips
             # moved a little with the new nose and eyes (engine/swap/shape.py).
-            own = (face.landmarks[:, :2] - np.array([x0, y0], np.float32) + 0.5) * scale - 0.5
+            own = _to_grid(face.landmarks[:, :2], origin, scale)
             keep = _keep_mask(own, kept_contours, coverage.shape)
         return FacePatch(
             x0=int(x0),
@@ -212,6 +211,12 @@ SOFTEN = 1.0
 # swapper and compositor's per-pixel work 0.64× (issue 13 notes). Side by side, the eyes
 # of a 270 px face rendered at 80 and 100 look the same.
 WORK_IOD_PX = 80.0
+
+
+def _to_grid(points: F32, origin: F32, scale: F32) -> F32:
+    """Frame pixel coordinates on the working grid whose (0, 0) pixel starts at frame
+    pixel `origin`. Pixel centres map like cv2.resize's: x_grid = (x − x0 + 0.5)·k − 0.5."""
+    return (points - origin + 0.5) * scale - 0.5
 
 
 def _region(posed: F32, frame_shape: tuple[int, ...]) -> tuple[int, int, int, int] | None:

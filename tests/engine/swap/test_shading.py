@@ -274,7 +274,8 @@ def test_a_specular_highlight_is_found_and_toned_down_to_the_skin() -> None:
 
 def test_a_white_beard_and_plain_bright_skin_are_not_highlights() -> None:
     """Pale and light, but below the nose (a beard), of the skin's own colour (a
-    brighter cheek) or next to an eye (its white): none is toned down."""
+    brighter cheek: `even_lit_skin` evens its broad light, it is no highlight) or next to
+    an eye (its white): none is taken for a highlight."""
     size = TEXTURE_SIZE
     texture = noisy_skin(size)
     _, v = uv_grid(size)
