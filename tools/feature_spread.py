@@ -14,12 +14,10 @@ from __future__ import annotations
 
 import sys
 from itertools import permutations
-from pathlib import Path
 
 import numpy as np
+from identity_margins import GALLERY, JUDGE  # one place for the paths; tools/ is on sys.path
 
-JUDGE = Path(__file__).resolve().parents[2] / "shared" / "tools" / "facejudge"
-GALLERY = Path(__file__).resolve().parents[2] / "shared" / "testdata" / "wide"
 PERCENTILES = (5, 10, 25, 50)
 TARGET = 0.025  # the expression target of issue 12
 
