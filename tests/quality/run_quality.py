@@ -51,6 +51,15 @@ COLUMNS = (
     ("seam dE", "seam_color", "{:+.2f}", "|.| <= 0.5"),
     ("|sharp log2|", "face_sharpness_abs_log2", "{:.2f}", "<= 0.35"),
     ("sharp log2", "face_sharpness_log2", "{:+.2f}", ""),
+    # Judge 1.2: what the face's inside adds (pairs that pass by eye scored 0-0.035) and
+    # whether the target's expression is kept as a viewer reads it.
+    ("skin art", "skin_artifact", "{:.4f}", "<= 0.035"),
+    ("skin art p90", "skin_artifact_p90", "{:.4f}", "<= 0.035"),
+    ("skin art max", "skin_artifact_max", "{:.3f}", ""),
+    ("tone dE med", "skin_tone_dE_median", "{:.2f}", ""),
+    ("tone dE max", "skin_tone_dE_max", "{:.1f}", ""),
+    ("eyes act", "action_eyes", "{:.4f}", ""),
+    ("act err", "action_err", "{:.4f}", ""),
 )
 
 
@@ -167,7 +176,17 @@ def judge(pairs_file: Path, outputs: Path, json_out: Path) -> dict[str, float]:
     cmd = [str(JUDGE), "batch", "--workers", "2", "--pairs", str(pairs_file)]
     cmd += ["--outputs", str(outputs), "--gallery", str(GALLERY), "--json", str(json_out)]
     subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
-    aggregate: dict[str, float] = json.loads(json_out.read_text())["aggregate"]
+    report = json.loads(json_out.read_text())
+    aggregate: dict[str, float] = report["aggregate"]
+    # The judge gives means; a few bad pairs are what a viewer remembers, so the tail too.
+    # A pair without an output counts with the judge's failure values.
+    skin = np.array([item.get("skin_artifact", 1.0) for item in report["items"]])
+    tone = np.array([item.get("skin_tone_dE", 40.0) for item in report["items"]])
+    if len(skin):
+        aggregate["skin_artifact_p90"] = float(np.percentile(skin, 90))
+        aggregate["skin_artifact_max"] = float(skin.max())
+        aggregate["skin_tone_dE_median"] = float(np.median(tone))
+        aggregate["skin_tone_dE_max"] = float(tone.max())
     return aggregate
 
 
@@ -235,7 +254,7 @@ def table(results: dict[str, dict[str, float]]) -> str:
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for name, agg in results.items():
         cells = [name, str(agg["n_items"])]
-        cells += [fmt.format(agg[key]) for _, key, fmt, _ in COLUMNS]
+        cells += [fmt.format(agg.get(key, float("nan"))) for _, key, fmt, _ in COLUMNS]
         lines.append("| " + " | ".join(cells) + " |")
     lines.append("| target | | " + " | ".join(c[3] for c in COLUMNS) + " |")
     return "\n".join(lines)

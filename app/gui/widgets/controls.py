@@ -140,6 +140,24 @@ class ControlPanel(QWidget):
         form.addRow(b.check("swap.enabled", tr("Swap faces (S)")))
         form.addRow(tr("Strength"), b.slider("swap.alpha", tr("Strength"), 100, 0, 100))
         form.addRow(tr("Face shape"), b.slider("swap.shape_alpha", tr("Face shape"), 100, 0, 100))
+        likeness = b.slider("swap.likeness", tr("Likeness"), 100, 0, 100)
+        likeness.setToolTip(
+            tr(
+                "How much of the source photo's own skin shading the built-in swap keeps. "
+                "Higher looks more like the photo, lower sits more naturally in your light."
+            )
+        )
+        form.addRow(tr("Likeness"), likeness)
+        form.addRow(
+            b.check(
+                "swap.follow_eyes",
+                tr("Eyes look where I look (experimental)"),
+                tr(
+                    "The swapped irises move to where yours are. Costs likeness, and the "
+                    "whites of the eyes look flat."
+                ),
+            )
+        )
         faces = (
             (tr("Main face"), "main"),
             (tr("All faces"), "all"),
