@@ -14,10 +14,11 @@ limit. The compression works on logarithms, so it means the same after any targe
 light multiplies the texture; lightness and chroma have their own limits, as the eye
 forgives a lightness step far more than a colour one.
 
-Measured on DEV+WIDE (judge 1.2), this step alone with all of the source's broad light
-kept (likeness 1; docs/swap.md has the rest): the skin artifact fraction 0.0272 → 0.0125 with ID@1 98.9 % and leave-source-out 82.0 % (before: 99.5 and
-83.6 %). A tighter limit (lightness 0.18, chroma 0.025) cost leave-source-out 5 points
-more for 0.002 less artifact.
+Measured on DEV+WIDE (judge 1.2), this step alone with all of the source's broad
+light kept (likeness 1; docs/swap.md has the rest): the skin artifact fraction
+0.0272 → 0.0125 with ID@1 98.9 % and leave-source-out 82.0 % (before: 99.5 and 83.6 %).
+A tighter limit (lightness 0.18, chroma 0.025) cost leave-source-out 5 points more for
+0.002 less artifact.
 """
 
 from __future__ import annotations
