@@ -71,7 +71,7 @@ class SwapSettings:
     likeness: float = 0.65
     # Built-in swapper, experimental: the source's eyeball shown behind the target's lids
     # with its iris where the target's is, so the eyes look where the user looks. Off by
-    # default: it cost leave-source-out identity 73.8 -> 56 % on DEV+WIDE, and its filled
+    # default: it cost leave-source-out identity 73.8 -> 59 % on DEV+WIDE, and its filled
     # sclera still looks flat (docs/swap.md). Either way the lids follow the target's
     # (iris-refined) lids.
     follow_eyes: bool = False
