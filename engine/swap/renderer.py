@@ -26,7 +26,7 @@ from engine.render.composite import SPLIT_LOW, box
 from engine.render.raster import rasterize_attributes
 from engine.swap import shading
 from engine.swap.apply_light import shade
-from engine.swap.eyes import eyes, paint_eyeballs
+from engine.swap.eyes import close_lids, eyes, paint_eyeballs
 from engine.swap.identity import SourceIdentity
 from engine.swap.shape import shape_transfer
 from engine.swap.sharpness import DetailSample, soften
@@ -143,23 +143,25 @@ class FaceRenderer:
                 coverage,
                 own,
             )
-        if face.irises is not None and swap.follow_eyes:
+        if face.irises is not None:
             with steps.step("eyes"):
                 image = np.ascontiguousarray(image, dtype=np.float32)
                 shifted = face.irises[:, :2] + _eye_shift(face, posed)
                 irises = np.column_stack(
                     [grid.to_grid(shifted), face.irises[:, 2] * float(grid.scale.mean())]
                 )
-                paint_eyeballs(
-                    image,
-                    relit,
-                    source[..., :3],
-                    own,
-                    weights[..., 0],
-                    local,
-                    irises,
-                    identity.eyeballs,
-                )
+                if swap.follow_eyes:
+                    paint_eyeballs(
+                        image,
+                        relit,
+                        source[..., :3],
+                        own,
+                        weights[..., 0],
+                        local,
+                        irises,
+                        identity.eyeballs,
+                    )
+                close_lids(image, own, weights[..., 0], local, irises)
         work_iod = grid.work_iod
         with steps.step("detail"):
             if blur_sigma is None or on_detail is not None:

@@ -1,13 +1,14 @@
 """`make quality`: swap every DEV and WIDE pair like `fusecam swap`, judge them, print one table.
 
 Usage: .venv/bin/python -m tests.quality.run_quality OUT_DIR [--sets dev,wide] [--limit N]
-       [--no-judge] [--set MODULE.ATTR=PYEXPR] [--swap FIELD=PYEXPR,...]
+       [--no-judge] [--no-clips] [--set MODULE.ATTR=PYEXPR] [--swap FIELD=PYEXPR,...]
 
 Each pair gets fresh stages (no tracking carried between images), exactly as a
 `fusecam swap --source S --target T --output OUT.png` call would, but in one process so
 the models load once. Writes OUT_DIR/<set>/ outputs, OUT_DIR/<set>/sheet_*.png contact
 sheets (source | target | output face crops), OUT_DIR/{dev,wide,combined}.json from the
-judge, and prints the table of the issue's targets for DEV, WIDE and both together. The
+judge, and prints the table of the issue's targets for DEV, WIDE and both together, then
+the eye, mouth and gaze carry of the two test clips (`judge video`). The
 gallery is always WIDE's manifest (all 42 identities), as its README asks.
 """
 
@@ -29,7 +30,7 @@ import numpy as np
 
 from engine.core.settings import EngineSettings
 from engine.runtime.factory import build_stages, with_sources
-from engine.runtime.offline import swap_image
+from engine.runtime.offline import swap_image, swap_video
 from engine.runtime.pipeline import Engine
 from engine.swap.library import SourceFaceError, SourceLibrary
 
@@ -249,6 +250,51 @@ def _swap_one(
     swap_image(Engine(build_stages(settings, library=library), settings), target, out)
 
 
+# The issue's two clips and their sources: eye, mouth and gaze carry (judge video).
+CLIPS = (
+    ("obama_1.mp4", "robert_downey_jr_2.jpg"),
+    ("lin_manuel_miranda_1.mp4", "obama_2.jpg"),
+)
+CARRY = ("eyes_open", "mouth_open", "gaze_x", "gaze_y")
+
+
+def judge_clip(
+    clip: str,
+    face: str,
+    base: EngineSettings,
+    library: SourceLibrary,
+    folder: Path,
+    every: int = 5,
+) -> dict[str, float]:
+    """`video/<clip>` swapped from `faces/<face>` as `fusecam swap` does, into `folder`,
+    and the aggregate of `judge video` on it (every `every`-th frame fully scored)."""
+    source, target = TESTDATA / "faces" / face, TESTDATA / "video" / clip
+    settings = with_sources(base, library, [source])
+    output = folder / clip
+    swap_video(Engine(build_stages(settings, library=library), settings), target, output)
+    report = folder / f"{Path(clip).stem}.json"
+    cmd = [str(JUDGE), "video", "--source", str(source), "--target", str(target)]
+    cmd += ["--output", str(output), "--every", str(every), "--json", str(report)]
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+    scores = json.loads(report.read_text())
+    aggregate: dict[str, float] = scores.get("aggregate", scores)
+    return aggregate
+
+
+def clip_carry(out: Path, base: EngineSettings, library: SourceLibrary) -> str:
+    """Each clip's carry slope (1 = the target's motion carried in full), its r, and
+    the jitter."""
+    folder = out / "clips"
+    folder.mkdir(parents=True, exist_ok=True)
+    head = [f"{k} slope (r)" for k in CARRY]
+    lines = ["| clip | " + " | ".join(head) + " | jitter |", "|---|" + "---|" * (len(head) + 1)]
+    for clip, face in CLIPS:
+        scores = judge_clip(clip, face, base, library, folder)
+        cells = [f"{scores[f'{k}_carry_slope']:.2f} ({scores[f'{k}_carry_r']:.2f})" for k in CARRY]
+        lines.append(f"| {clip} | " + " | ".join(cells) + f" | {scores['temporal_jitter']:.3f} |")
+    return "\n".join(lines)
+
+
 def table(results: dict[str, dict[str, float]]) -> str:
     head = ["set", "n", *(c[0] for c in COLUMNS)]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
@@ -269,6 +315,7 @@ def main() -> int:
     parser.add_argument(
         "--several", action="store_true", help="also compare one photo with all of a person's"
     )
+    parser.add_argument("--no-clips", action="store_true", help="skip the two clips' carry")
     parser.add_argument("--set", action="append", default=[], metavar="MODULE.ATTR=PYEXPR")
     parser.add_argument("--swap", default="", metavar="FIELD=PYEXPR,...")
     args = parser.parse_args()
@@ -299,6 +346,8 @@ def main() -> int:
                 Path(tmp) / "combined.tsv", args.out, args.out / "combined.json"
             )
     print(table(results))
+    if not args.no_clips:
+        print(clip_carry(args.out, base, library))
     if args.several:
         print(several_photos(args.out, base, library))
     return 0

@@ -8,22 +8,17 @@ blurs the face fails here. The full DEV + WIDE table comes from `make quality`.
 
 from __future__ import annotations
 
-import json
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from engine.core.settings import EngineSettings
-from engine.runtime.factory import build_stages, with_sources
-from engine.runtime.offline import swap_video
-from engine.runtime.pipeline import Engine
 from engine.swap.library import SourceLibrary
 from tests.quality.run_quality import (
     JUDGE,
     SETS,
-    TESTDATA,
     judge,
+    judge_clip,
     read_pairs,
     swap_set,
     write_pairs,
@@ -87,18 +82,10 @@ def test_a_clip_keeps_the_targets_blinks_and_mouth(tmp_path: Path) -> None:
     target's blink or open mouth carried in full)."""
     if not JUDGE.exists():
         pytest.skip(f"the judge is not at {JUDGE}")
-    source = TESTDATA / "faces" / "robert_downey_jr_2.jpg"
-    clip = TESTDATA / "video" / "obama_1.mp4"
     library = SourceLibrary(cache_dir=tmp_path / "cache")
-    settings = with_sources(EngineSettings(), library, [source])
-    output = tmp_path / "obama_1.mp4"
-    swap_video(Engine(build_stages(settings, library=library), settings), clip, output)
-    report = tmp_path / "clip.json"
-    cmd = [str(JUDGE), "video", "--source", str(source), "--target", str(clip)]
-    cmd += ["--output", str(output), "--every", "10", "--json", str(report)]
-    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
-    scores = json.loads(report.read_text())
-    scores = scores.get("aggregate", scores)
+    scores = judge_clip(
+        "obama_1.mp4", "robert_downey_jr_2.jpg", EngineSettings(), library, tmp_path, every=10
+    )
     keys = ("eyes_open_carry_slope", "eyes_open_carry_r", "mouth_open_carry_slope")
     got = {k: round(scores[k], 3) for k in keys}
     # Measured on 2026-12-02 (defaults): eyes 0.31 (r 0.45; 0.08 before the iris model's
