@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from engine.outputs.audio_mux import AudioMuxError, add_audio, has_audio
+from engine.sources.video_timing import read_timing
 
 RATE = 48000
 TONE_HZ = 440.0
@@ -53,8 +54,8 @@ def test_the_tone_is_copied_into_a_silent_video(tmp_path: Path) -> None:
     target = make_clip(tmp_path / "target.mp4")
     video = make_clip(tmp_path / "swapped.mp4", tone=False)
     assert has_audio(target) and not has_audio(video)
-    how = add_audio(video, target)
-    assert how == "copied aac"
+    kept = add_audio(video, target)
+    assert kept.how == "copied aac" and kept.timing() == ""
     samples, rate = decode_audio(video)
     assert abs(dominant_hz(samples, rate) - TONE_HZ) < 5
     assert len(samples) / rate == pytest.approx(1.0, abs=0.1)
@@ -72,3 +73,24 @@ def test_a_failure_leaves_the_video_untouched(tmp_path: Path) -> None:
         add_audio(video, broken)
     assert video.read_bytes() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["broken.mp4", "swapped.mp4"]
+
+
+@pytest.mark.testdata
+def test_a_phone_clip_whose_sound_starts_first_is_moved_with_its_picture(
+    tmp_path: Path, testdata_dir: Path
+) -> None:
+    """lin_manuel_miranda_1.mp4: picture from 0.852 s, sound from 0.008 s on its clock."""
+    target = testdata_dir / "video" / "lin_manuel_miranda_1.mp4"
+    timing = read_timing(target, 30.0)
+    assert timing is not None and timing.start_s == pytest.approx(0.852, abs=1e-3)
+    assert not timing.variable and set(timing.repeats().tolist()) == {1}
+    swapped = make_clip(tmp_path / "swapped.mp4", seconds=9.2, fps=30, tone=False)
+    kept = add_audio(swapped, target, timing.start_s)
+    assert kept.cut_before_s == pytest.approx(0.844, abs=1e-3)
+    with av.open(str(swapped)) as container:
+        audio = container.streams.audio[0]
+        start = float(audio.start_time * audio.time_base)
+        end = start + float(audio.duration * audio.time_base)
+    frame_s = 1 / 30
+    assert start == pytest.approx(0.0, abs=frame_s)
+    assert end == pytest.approx(10.008 - 0.852, abs=frame_s)  # the sound's end, moved too
