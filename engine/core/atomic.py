@@ -69,12 +69,15 @@ class AtomicFile:
     """A temporary file beside `final`, renamed over it by `commit()`.
 
     The temporary is created exclusively (never another file's) with the permissions a
-    plain `open` would give. As a context manager it is discarded unless committed, so
+    plain `open` would give, or `mode` (0o600: a file holding a secret is the owner's
+    alone from its first byte, and keeps that mode under the final name). As a context
+    manager it is discarded unless committed, so
     an exception or Ctrl+C between opening and committing leaves nothing behind.
     """
 
-    def __init__(self, final: str | Path, *, tag: str = "part") -> None:
+    def __init__(self, final: str | Path, *, tag: str = "part", mode: int = 0o666) -> None:
         self.final = Path(final)
+        self.mode = mode
         self.committed = False
         if self.final.is_dir():
             raise OutputPathError(f"{self.final}: is a folder; give a file name to write")
@@ -95,7 +98,7 @@ class AtomicFile:
         for _ in range(100):
             temp = folder / f"{stem}.{secrets.token_hex(3)}.{tag}{suffix}"
             try:
-                fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+                fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, self.mode)
             except FileExistsError:
                 continue
             except OSError as exc:
@@ -141,8 +144,8 @@ class AtomicFile:
         self.discard()
 
 
-def write_bytes_atomic(path: str | Path, data: bytes) -> Path:
+def write_bytes_atomic(path: str | Path, data: bytes, *, mode: int = 0o666) -> Path:
     """`data` under `path`, all or nothing. Raises OSError (ENOSPC, EACCES, …)."""
-    with AtomicFile(path) as target:
+    with AtomicFile(path, mode=mode) as target:
         target.write_bytes(data)
         return target.commit()

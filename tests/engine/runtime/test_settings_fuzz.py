@@ -55,7 +55,7 @@ def test_files_that_crashed_the_app_load_with_a_message(tmp_path: Path, text: st
     loaded = load(path)
     assert len(loaded.messages) == 1, loaded.messages
     _assert_valid(loaded.state)
-    assert (tmp_path / "settings.json.bad").read_text() == text  # the user's file is kept
+    assert (tmp_path / "settings.json.bad.1").read_text() == text  # the user's file is kept
 
 
 def test_one_bad_gallery_entry_costs_only_itself(tmp_path: Path) -> None:
