@@ -77,8 +77,8 @@ def run(args: argparse.Namespace, settings: EngineSettings) -> int:
     print(f"fusecam: {done}", file=sys.stderr)
     if report.audio:
         print(f"fusecam: kept the target's audio ({report.audio})", file=sys.stderr)
-    if report.timing:
-        print(f"fusecam: {report.timing}", file=sys.stderr)
+    for note in report.notes:
+        print(f"fusecam: {note}", file=sys.stderr)
     return 0
 
 

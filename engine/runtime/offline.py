@@ -15,8 +15,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine.core.imageio import IMAGE_SUFFIXES, read_image, write_image
+from engine.core.imageio import IMAGE_SUFFIXES, read_picture, write_image
 from engine.core.packet import FramePacket
+from engine.core.picture import like_target
 from engine.core.types import Frame
 from engine.outputs.audio_mux import AudioMuxError, KeptAudio, add_audio, has_audio
 from engine.outputs.video_file import VideoOutput
@@ -43,7 +44,9 @@ class SwapReport:
     audio: str = ""  # how the target's audio was kept ("copied aac"); "" none
     audio_error: str | None = None  # why it could not be (the video has none)
     written: int | None = None  # frames in the output, when not `frames` (variable rate)
-    timing: str = ""  # what was done to keep sound and picture in step; "" nothing
+    # What was done to the output that the user did not ask for: a rotation applied,
+    # alpha or depth the format cannot hold, sound moved to stay in step.
+    notes: tuple[str, ...] = ()
 
     def warnings(self) -> list[str]:
         lines = []
@@ -96,9 +99,11 @@ class _Tally:
 
 def swap_image(engine: Engine, target: Path, output: Path) -> SwapReport:
     tally = _Tally(engine)
-    packet = tally.process(read_image(target))
-    write_image(output, packet.result)
-    return tally.report()
+    picture = read_picture(target)
+    packet = tally.process(picture.frame)
+    pixels, notes = like_target(picture, packet.result, output.suffix or ".png")
+    write_image(output, pixels)
+    return dataclasses.replace(tally.report(), notes=tuple(notes))
 
 
 def swap_video(
@@ -136,11 +141,11 @@ def swap_video(
         audio=audio.kept.how if audio.kept else "",
         audio_error=audio.error,
         written=written if written != tally.frames else None,
-        timing=_timing_note(timing, audio.kept),
+        notes=_timing_notes(timing, audio.kept),
     )
 
 
-def _timing_note(timing: VideoTiming | None, kept: KeptAudio | None) -> str:
+def _timing_notes(timing: VideoTiming | None, kept: KeptAudio | None) -> tuple[str, ...]:
     notes = []
     if timing is not None and timing.variable:
         notes.append(
@@ -149,7 +154,7 @@ def _timing_note(timing: VideoTiming | None, kept: KeptAudio | None) -> str:
         )
     if kept is not None and (line := kept.timing()):
         notes.append(f"sound kept in step with the picture: {line}")
-    return "; ".join(notes)
+    return tuple(notes)
 
 
 class _Audio:
