@@ -13,6 +13,7 @@ the user's alone (0600): they name the user's files and folders too.
 from __future__ import annotations
 
 import faulthandler
+import io
 import logging
 import logging.handlers
 import os
@@ -142,11 +143,11 @@ class Diagnostics:
         self._report(args.exc_type, args.exc_value, args.exc_traceback, name)
 
 
-def _private_open(path: Path) -> IO[str]:
+def _private_open(path: Path) -> io.TextIOWrapper:
     """`path` for appending, created 0600 (an existing file is made so too)."""
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, PRIVATE)
     os.chmod(path, PRIVATE)
-    return os.fdopen(fd, "a", encoding="utf-8")
+    return open(fd, "a", encoding="utf-8")
 
 
 class _Redacting(logging.Formatter):
@@ -167,7 +168,7 @@ class _LogFile(logging.handlers.RotatingFileHandler):
         super().__init__(path, maxBytes=MAX_LOG_BYTES, backupCount=LOG_BACKUPS, encoding="utf-8")
         self.diagnostics = diagnostics
 
-    def _open(self) -> IO[str]:
+    def _open(self) -> io.TextIOWrapper:
         return _private_open(Path(self.baseFilename))
 
 
