@@ -156,9 +156,12 @@ class _Window:
         self.end_s = end_s
         self.kept = kept
         self.first_s: float | None = None  # the first sound kept, on the output's clock
+        self.source_first_s: float | None = None  # the first sound seen, on the source's
 
     def place(self, source_s: float) -> float | None:
         """Where a piece of sound lands in the output; None when it is left out."""
+        if self.source_first_s is None:
+            self.source_first_s = source_s
         at = source_s - self.origin_s
         if at < -1e-6:
             return None
@@ -169,9 +172,13 @@ class _Window:
         return at
 
     def finish(self, source: tuple[float, float] | None) -> None:
-        """Fill in what was cut, from the source stream's stated (start, end)."""
+        """Fill in what was cut, from the source stream's stated (start, end) — its
+        start includes the codec's priming, which the container hides — or, where the
+        container states none (Matroska), from the first sound seen."""
         self.kept.delay_s = self.first_s or 0.0
         if source is None:
+            if self.source_first_s is not None:
+                self.kept.cut_before_s = max(0.0, self.origin_s - self.source_first_s)
             return
         source_start_s, source_end_s = source
         self.kept.cut_before_s = max(0.0, self.origin_s - source_start_s)
