@@ -14,7 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.core.dataclass_json import to_json
-from engine.runtime.settings_store import AppState, GalleryEntry, load, save
+from engine.runtime import settings_store
+from engine.runtime.settings_store import AppState, GalleryEntry, SettingsNotSaved, load, save
 from engine.sources.choice import InputChoice
 
 ISSUE_FILES = {
@@ -146,9 +147,20 @@ def _load_text(tmp_path: Path, text: str) -> None:
     path.write_text(text, encoding="utf-8", errors="surrogatepass")
     loaded = load(path)  # the property: never raises…
     _assert_valid(loaded.state)  # …returns a valid state…
-    save(loaded.state, path)  # …that saves and loads back unchanged, without complaint
+    if path.is_file() and _newer(path):  # …leaves a newer version's file as it is…
+        before = path.read_bytes()
+        with pytest.raises(SettingsNotSaved):
+            save(loaded.state, path)
+        assert path.read_bytes() == before
+        return
+    save(loaded.state, path)  # …and otherwise saves and loads back unchanged, quietly
     again = load(path)
     assert again.state == loaded.state and again.messages == ()
+
+
+def _newer(path: Path) -> bool:
+    version = json.loads(path.read_text(encoding="utf-8")).get("version", 1)
+    return isinstance(version, int) and version > settings_store.VERSION
 
 
 _FUZZ = settings(
