@@ -84,6 +84,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     diagnostics = logs.setup(logging.INFO if args.verbose else logging.WARNING)
+    diagnostics.keep_secret(getattr(args, "token", None))
     if not args.verbose:
         # Native OpenCV/FFmpeg messages ("moov atom not found", V4L2 probing a bad camera
         # path) would print beside our one-line error; they stay visible with --verbose.

@@ -75,6 +75,7 @@ def launch(
         startup_messages=loaded.messages,
     )
     if diagnostics is not None:
+        diagnostics.keep_secret(loaded.state.stream_token)
         window.watch_crashes(diagnostics)
     window.show()
     window.start()
