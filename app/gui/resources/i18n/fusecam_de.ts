@@ -392,6 +392,22 @@
         <translation>Gesichtsform</translation>
     </message>
     <message>
+        <source>Likeness</source>
+        <translation>Ähnlichkeit</translation>
+    </message>
+    <message>
+        <source>How much of the source photo&apos;s own skin shading the built-in swap keeps. Higher looks more like the photo, lower sits more naturally in your light.</source>
+        <translation>Wie viel der eigenen Hautschattierung des Quellfotos der eingebaute Tausch behält. Höher sieht dem Foto ähnlicher, niedriger fügt sich natürlicher in dein Licht ein.</translation>
+    </message>
+    <message>
+        <source>Eyes look where I look (experimental)</source>
+        <translation>Augen blicken, wohin ich blicke (experimentell)</translation>
+    </message>
+    <message>
+        <source>The swapped irises move to where yours are. Costs likeness, and the whites of the eyes look flat.</source>
+        <translation>Die getauschten Iriden folgen deinen. Kostet Ähnlichkeit, und das Augenweiß wirkt flach.</translation>
+    </message>
+    <message>
         <source>Main face</source>
         <translation>Hauptgesicht</translation>
     </message>
