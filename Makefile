@@ -24,7 +24,7 @@ $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
 	touch $@ $(VENV)/.installed-app
 
 run: $(VENV)/.installed-app
-	$(BIN)/fusecam
+	$(BIN)/fusecam || test $$? -eq 3  # 3: no display, the headless command was printed
 
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check engine app tests tools

@@ -27,6 +27,7 @@ from app.gui.widgets.controls import ControlPanel
 from app.gui.widgets.gallery import GalleryPanel
 from app.gui.widgets.hud import HudOverlay
 from app.gui.widgets.messages import MessageBar
+from app.gui.widgets.on_air import OnAirBar
 from app.gui.widgets.outputs_panel import OutputsPanel
 from app.gui.widgets.preview import PreviewWidget
 from engine.core.settings import EngineSettings
@@ -71,7 +72,9 @@ class WindowLayout:
         self.splitter.setStretchFactor(0, 1)
         self.splitter.setStretchFactor(1, 0)
         self.gallery_height = state.gallery_height
+        self.on_air = OnAirBar()
         layout.addWidget(self.messages)
+        layout.addWidget(self.on_air)  # what is on air, whatever panel is open
         layout.addWidget(self.splitter, 1)
         window.setCentralWidget(central)
         self.controls = ControlPanel(settings)
@@ -93,8 +96,11 @@ class WindowLayout:
         self.guard_label = QLabel("")
         self.guard_label.setObjectName("guardStatus")
         self.provider_label = QLabel("")
+        self.on_air_label = QLabel(tr("on air: nothing"))
+        self.on_air_label.setObjectName("onAirStatus")
         status = window.statusBar()
         status.addWidget(self.source_label, 1)
+        status.addPermanentWidget(self.on_air_label)
         status.addPermanentWidget(self.guard_label)
         status.addPermanentWidget(self.provider_label)
 
