@@ -38,7 +38,7 @@ def place_window(window: QMainWindow, saved: str | None) -> None:
     """Size and place `window` before it is first shown: the saved geometry when there
     is one, kept inside the available area; otherwise the design size, centred."""
     area = available_area(window)
-    restored = bool(saved) and window.restoreGeometry(QByteArray.fromBase64(saved.encode()))
+    restored = saved is not None and window.restoreGeometry(QByteArray.fromBase64(saved.encode()))
     if restored and window.isMaximized():
         return  # maximised follows the screen it is on
     size = fitted(area, window.size() if restored else DESIGN_SIZE)
