@@ -260,7 +260,10 @@ def run(args: argparse.Namespace, settings: EngineSettings) -> int:
     if cam is not None:
         print(f"fusecam: sent {cam.frames} frames to the virtual camera", file=sys.stderr)
     if recorder is not None and recorder.finished:
-        print(f"fusecam: recorded {recorder.written} frames to {recorder.path}", file=sys.stderr)
+        print(
+            f"fusecam: recorded {recorder.written} frames to {recorder.path} ({recorder.codec})",
+            file=sys.stderr,
+        )
     if problem is not None:
         print(f"fusecam: error: {problem}", file=sys.stderr)
     return 1 if session.error is not None or problem is not None else 0

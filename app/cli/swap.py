@@ -65,7 +65,7 @@ def run(args: argparse.Namespace, settings: EngineSettings) -> int:
         else:
             with video_progress() as progress:
                 report = swap_video(session.engine, args.target, args.output, progress)
-            done = f"wrote {report.frames} frames to {args.output}"
+            done = f"wrote {report.frames} frames to {args.output} ({report.video_codec})"
     except KeyboardInterrupt:
         print(f"fusecam: interrupted; {args.output} was not written", file=sys.stderr)
         raise

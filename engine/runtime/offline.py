@@ -41,6 +41,7 @@ class SwapReport:
     expected: int | None = None  # frames the video's header announced
     audio: str = ""  # how the target's audio was kept ("copied aac"); "" none
     audio_error: str | None = None  # why it could not be (the video has none)
+    video_codec: str = ""  # what encoded a video output, e.g. "H.264 (libx264)"
 
     def warnings(self) -> list[str]:
         lines = []
@@ -116,7 +117,10 @@ def swap_video(
             raise SourceError(f"{target}: no frames could be read")
         video.commit(finish=audio.add)
     return dataclasses.replace(
-        tally.report(info.frame_count), audio=audio.how, audio_error=audio.error
+        tally.report(info.frame_count),
+        audio=audio.how,
+        audio_error=audio.error,
+        video_codec=video.writer.encoder.describe(),
     )
 
 

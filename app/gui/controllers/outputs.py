@@ -210,8 +210,11 @@ class OutputsController(QObject):
     def _recording_finished(self, recorder: Recorder) -> None:
         self._busy.discard("record")
         if recorder.finished:
-            text = tr("Recorded {frames} frames to {path}")
-            self.message.emit("info", text.format(frames=recorder.written, path=recorder.path))
+            text = tr("Recorded {frames} frames to {path} ({codec})")
+            self.message.emit(
+                "info",
+                text.format(frames=recorder.written, path=recorder.path, codec=recorder.codec),
+            )
         elif recorder.error is not None:
             self.message.emit("error", f"recorder: {recorder.error}")
         self.refresh()
