@@ -50,7 +50,7 @@ class Encoder:
 def _opens(codec: str) -> bool:
     """Whether `codec` encodes a small picture here (its device and library present)."""
     try:
-        context: av.VideoCodecContext = av.CodecContext.create(codec, "w")  # type: ignore[assignment]
+        context = av.CodecContext.create(codec, "w")
         context.width, context.height = 64, 64
         context.pix_fmt = "yuv420p"
         context.time_base = Fraction(1, 30)
