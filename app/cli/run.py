@@ -120,8 +120,9 @@ def add_output_options(run: argparse.ArgumentParser) -> None:
         "--stream",
         type=_endpoint,
         metavar="[HOST:]PORT",
-        help="serve MJPEG at http://HOST:PORT/stream.mjpg (host default "
-        "127.0.0.1; any other host needs --token)",
+        help="serve the output at http://HOST:PORT/: /stream.ts (MPEG-TS with capture "
+        "times, for OBS's Media Source), /stream.mjpg (browsers); host default "
+        "127.0.0.1, any other host needs --token",
     )
     group.add_argument(
         "--token",
@@ -193,7 +194,8 @@ def describe_outputs(outputs: OutputSet) -> list[str]:
         lines.append(f"virtual camera: {outputs.virtual_cam.info.describe()}")
     if outputs.stream is not None:
         server = outputs.stream
-        lines.append(f"stream: {server.url}  (snapshot: {server.snapshot_url})")
+        lines.append(f"stream for OBS (Media Source, MPEG-TS): {server.ts_url}")
+        lines.append(f"stream for browsers (MJPEG): {server.url}  (how-to: {server.page_url})")
         if server.config.exposed:
             lines.append(
                 f"stream: listening on {server.config.host}, reachable from the network; "
