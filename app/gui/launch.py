@@ -31,7 +31,9 @@ SCREENSHOT_MAX_WAIT_MS = 20000
 
 def apply_style(app: QApplication) -> None:
     try:
-        app.setStyleSheet(STYLE_FILE.read_text(encoding="utf-8"))
+        # Images in the style sheet by absolute path: wherever the package is installed.
+        style = STYLE_FILE.read_text(encoding="utf-8").replace("@ICONS@", ICON_DIR.as_posix())
+        app.setStyleSheet(style)
     except OSError as exc:
         log.warning("style sheet %s not loaded: %s", STYLE_FILE, exc)
 

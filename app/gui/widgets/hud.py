@@ -109,8 +109,8 @@ class HudData:
         return [
             f"{self.fps:4.1f} fps   latency p50 {self.latency_p50_ms:3.0f} ms · "
             f"p95 {self.latency_p95_ms:3.0f} ms",
-            *([self.on_air] if self.on_air else []),
             f"provider {provider or 'none (no models)'}   skipped {self.dropped} camera frames",
+            *([self.on_air] if self.on_air else []),
             *([self.quality] if self.quality else []),
             *([f"  {self.quality_reason}"] if self.quality_reason else []),
             *(f"enhancer {cost}" for cost in self.enhancer_costs),
@@ -183,7 +183,8 @@ class HudOverlay(QWidget):
         lines = self.data.lines()
         if not self.compact:
             return lines
-        return lines[:2] if self.data.live else lines[:1]  # what is on air stays in view
+        # What is on air stays in view in the small card too.
+        return [lines[0], self.data.on_air] if self.data.live else lines[:1]
 
     def _width(self) -> int:
         """Full: a fixed card. Compact: as wide as its one line (never wider than full)."""

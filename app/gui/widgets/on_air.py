@@ -41,17 +41,12 @@ class OnAir:
 
 
 def summary(states: list[OnAir]) -> str:
-    """One line for the HUD and the status bar, e.g. `on air: virtual camera · stream
-    http://127.0.0.1:8080/ · recorder 00:42`."""
+    """One line for the HUD and the status bar, e.g. `on air: Virtual camera · Stream
+    http://127.0.0.1:8080/ · Recorder 00:42`."""
     live = [s for s in states if s.on and not s.busy]
     if not live:
         return tr("on air: nothing")
-    parts = [
-        f"{tr(NAMES[s.name]).lower()} {s.detail}".strip()
-        if s.name != "virtual_camera"
-        else tr(NAMES[s.name]).lower()
-        for s in live
-    ]
+    parts = [f"{tr(NAMES[s.name])} {s.detail}".strip() for s in live]
     return tr("on air: {outputs}").format(outputs=" · ".join(parts))
 
 

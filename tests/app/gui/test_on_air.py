@@ -55,9 +55,9 @@ def test_each_indicator_toggles_its_output_and_shows_its_state(
 
     # The status bar and the HUD show the same three, with the address and the time.
     status = window.ui.on_air_label.text()
-    assert status.startswith("on air: virtual camera · stream " + address)
-    assert "recorder 00:0" in status
-    qtbot.waitUntil(lambda: "recorder 00:0" in window.hud.data.on_air, timeout=3000)
+    assert status.startswith("on air: Virtual camera · Stream " + address)
+    assert "Recorder 00:0" in status
+    qtbot.waitUntil(lambda: "Recorder 00:0" in window.hud.data.on_air, timeout=3000)
     assert window.hud.data.live and address in window.hud.data.on_air
     window.hud.set_size_mode("compact")
     assert window.hud._lines()[1] == window.hud.data.on_air  # kept in the small card too
