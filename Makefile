@@ -42,7 +42,8 @@ test: lint typecheck pytest
 bench: $(VENV)/.installed-app
 	$(BIN)/fusecam bench --demo --size 1280x720
 
-# Swap quality on every DEV and WIDE pair, scored by ../shared/tools/facejudge (its first
+# Development only: swap quality on every DEV and WIDE pair, scored by the workspace's
+# ../shared/tools/facejudge (not part of the repository; its first
 # run installs the judge): one table (DEV, WIDE, combined), contact sheets in out/quality.
 quality: $(VENV)/.installed-dev
 	$(BIN)/python -m tests.quality.run_quality out/quality
