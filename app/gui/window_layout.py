@@ -27,7 +27,7 @@ from app.gui.widgets.controls import ControlPanel
 from app.gui.widgets.gallery import GalleryPanel
 from app.gui.widgets.hud import HudOverlay
 from app.gui.widgets.messages import MessageBar
-from app.gui.widgets.on_air import OnAirBar
+from app.gui.widgets.on_air import CORNER, OnAirBar
 from app.gui.widgets.outputs_panel import OutputsPanel
 from app.gui.widgets.preview import PreviewWidget
 from engine.core.settings import EngineSettings
@@ -72,9 +72,8 @@ class WindowLayout:
         self.splitter.setStretchFactor(0, 1)
         self.splitter.setStretchFactor(1, 0)
         self.gallery_height = state.gallery_height
-        self.on_air = OnAirBar()
         layout.addWidget(self.messages)
-        layout.addWidget(self.on_air)  # what is on air, whatever panel is open
+        self.on_air = self._place_on_air(window, layout)
         layout.addWidget(self.splitter, 1)
         window.setCentralWidget(central)
         self.controls = ControlPanel(settings)
@@ -103,6 +102,19 @@ class WindowLayout:
         status.addPermanentWidget(self.on_air_label)
         status.addPermanentWidget(self.guard_label)
         status.addPermanentWidget(self.provider_label)
+
+    @staticmethod
+    def _place_on_air(window: QMainWindow, layout: QVBoxLayout) -> OnAirBar:
+        """In the menu bar's free right end: always in view, whatever panel is open, and
+        no row taken from the preview; above the preview where the menu bar is the
+        system's (macOS: a global menu bar shows no widgets)."""
+        bar = OnAirBar()
+        menu_bar = window.menuBar()
+        if menu_bar.isNativeMenuBar():
+            layout.addWidget(bar)
+        else:
+            menu_bar.setCornerWidget(bar, CORNER)
+        return bar
 
     def fit_dock(self, window: QMainWindow) -> None:
         """As narrow as the widest tab's controls allow (translations are longer)."""

@@ -173,14 +173,13 @@ class ControlPanel(QWidget):
         self.enhancer_cost = _hint(tr("cost: toggle to measure"))
         form.addRow(self.enhancer_cost)
         # The quality governor steps the enhancer (then more) down to hold this rate.
-        targets = ((tr("None: full quality"), None), ("24 fps", 24.0), ("30 fps", 30.0),
-                   ("60 fps", 60.0))  # fmt: skip
+        targets = ((tr("Off"), None), ("24 fps", 24.0), ("30 fps", 30.0), ("60 fps", 60.0))
         target = b.combo("quality.target_fps", tr("Minimum frame rate"), targets)
         target.setToolTip(
             tr(
                 "When processing cannot keep this frame rate, quality steps down by itself "
                 "(the enhancer first, then face search and render scale) and back up when "
-                "it can. None: always full quality, whatever the frame rate."
+                "it can. Off: always full quality, whatever the frame rate."
             )
         )
         form.addRow(tr("Min. fps"), target)

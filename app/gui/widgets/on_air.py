@@ -1,16 +1,17 @@
 """What is on air, always in view: the virtual camera, the stream (its address) and the
 recorder (its elapsed time), each a one-click toggle that names its key.
 
-A strip over the preview; the same summary goes to the HUD and the status bar, so a
-streamer sees at a glance what the world receives, whatever panel is open.
+A strip in the menu bar's right end (over the preview where the menu bar is the
+system's); the same summary goes to the HUD and the status bar, so a streamer sees at
+a glance what the world receives, whatever panel is open.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QHBoxLayout, QPushButton, QWidget
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QHBoxLayout, QMenuBar, QPushButton, QWidget
 
 from app.gui.i18n import QT_TR_NOOP, tr
 
@@ -21,6 +22,8 @@ NAMES = {
     "record": QT_TR_NOOP("Recorder"),
 }
 KEYS = {"virtual_camera": "V", "stream": "L", "record": "R"}  # as the shortcuts table
+BAR_H = 24  # px
+CORNER = Qt.Corner.TopRightCorner  # where the window puts it in the menu bar
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +69,7 @@ class OnAirBar(QWidget):
             button = QPushButton()
             button.setObjectName("onAir")
             button.setCheckable(True)
+            button.setMaximumHeight(BAR_H)  # a slim strip: the preview keeps its room
             button.setAccessibleName(tr(NAMES[name]))
             button.setToolTip(
                 tr("Click or press {key} to switch it on or off").format(key=KEYS[name])
@@ -84,6 +88,7 @@ class OnAirBar(QWidget):
 
     def show_states(self, states: list[OnAir]) -> None:
         self.states = states
+        hint = self.sizeHint()
         for state in states:
             button = self.buttons[state.name]
             text = f"{KEYS[state.name]}  {tr(NAMES[state.name])}: {state.state_text()}"
@@ -93,3 +98,14 @@ class OnAirBar(QWidget):
             button.setAccessibleDescription(state.state_text())
             button.style().unpolish(button)
             button.style().polish(button)
+        if self.sizeHint() != hint:
+            self._refit()
+
+    def _refit(self) -> None:
+        """Longer texts (an address, a clock): a menu bar lays its corner widget out only
+        when it is set or resized, so set it again."""
+        parent = self.parentWidget()
+        if isinstance(parent, QMenuBar) and parent.cornerWidget(CORNER) is self:
+            parent.setCornerWidget(self, CORNER)
+        else:
+            self.updateGeometry()

@@ -48,6 +48,12 @@ def test_each_indicator_toggles_its_output_and_shows_its_state(
     qtbot.waitUntil(lambda: _says(window, "stream", f"Stream: {address}"), timeout=3000)
     with urllib.request.urlopen(address, timeout=10) as reply:  # the address shown works
         assert reply.status == 200
+    # The longer texts are shown whole (the strip sits in the menu bar's right end).
+    qtbot.waitUntil(
+        lambda: all(b.width() >= b.sizeHint().width() for b in bar.buttons.values()),
+        timeout=3000,
+    )
+    assert bar.geometry().right() <= window.width()
 
     bar.buttons["record"].click()
     assert window.outputs.is_on("record")
