@@ -460,6 +460,10 @@
         <translation>Kosten: zum Messen umschalten</translation>
     </message>
     <message>
+        <source>When processing cannot keep this frame rate, quality steps down by itself (the enhancer first, then face search and render scale) and back up when it can. Off: always full quality, whatever the frame rate.</source>
+        <translation>Schafft die Verarbeitung diese Bildrate nicht, senkt Fusecam die Qualität selbst (zuerst den Verbesserer, dann Gesichtssuche und Renderauflösung) und hebt sie wieder, sobald es geht. Aus: immer volle Qualität, gleich bei welcher Bildrate.</translation>
+    </message>
+    <message>
         <source>Hold</source>
         <translation>Halten</translation>
     </message>
@@ -468,16 +472,8 @@
         <translation>Wenn der Tausch ausfällt</translation>
     </message>
     <message>
-        <source>None: full quality</source>
-        <translation>Keine: volle Qualität</translation>
-    </message>
-    <message>
         <source>Minimum frame rate</source>
         <translation>Mindest-Bildrate</translation>
-    </message>
-    <message>
-        <source>When processing cannot keep this frame rate, quality steps down by itself (the enhancer first, then face search and render scale) and back up when it can. None: always full quality, whatever the frame rate.</source>
-        <translation>Schafft die Verarbeitung diese Bildrate nicht, senkt Fusecam die Qualität selbst (zuerst den Verbesserer, dann Gesichtssuche und Renderauflösung) und hebt sie wieder, sobald es geht. Keine: immer volle Qualität, gleich bei welcher Bildrate.</translation>
     </message>
     <message>
         <source>Min. fps</source>
