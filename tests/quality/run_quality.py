@@ -320,6 +320,14 @@ def main() -> int:
     parser.add_argument("--set", action="append", default=[], metavar="MODULE.ATTR=PYEXPR")
     parser.add_argument("--swap", default="", metavar="FIELD=PYEXPR,...")
     args = parser.parse_args()
+    if not TESTDATA.is_dir() or (not args.no_judge and not JUDGE.exists()):
+        # A developer tool: the photos and the judge live in the development workspace.
+        print(
+            f"make quality needs the development workspace beside the checkout: "
+            f"{TESTDATA} and {JUDGE} (not part of Fusecam; users do not need them)",
+            file=sys.stderr,
+        )
+        return 2
     for item in args.set:
         name, value = item.split("=", 1)
         module, attr = name.rsplit(".", 1)
