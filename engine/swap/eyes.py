@@ -24,6 +24,7 @@ from numpy.typing import NDArray
 
 from engine.core.types import F32
 from engine.face.mesh import topology
+from engine.render.polygon import polygon_mask
 
 IRIS_RADIUS = 0.21  # iris radius over the eye's width (corner to corner); ~11.7 mm of ~28
 BINS = 8
@@ -146,9 +147,7 @@ def eyeball(albedo: F32, eye: Eye) -> Eyeball | None:
     hi = np.ceil(pts.max(axis=0) + 1.5 * radius).astype(int)
     lo = np.maximum(lo, 0)
     hi = np.minimum(hi, size)
-    mask = np.zeros((size, size), np.uint8)
-    cv2.fillPoly(mask, [np.round(pts * 4).astype(np.int32)], 255, cv2.LINE_AA, 2)
-    opening = mask[lo[1] : hi[1], lo[0] : hi[0]].astype(np.float32) / 255.0
+    opening = polygon_mask([pts], (size, size))[lo[1] : hi[1], lo[0] : hi[0]]
     crop = np.ascontiguousarray(albedo[lo[1] : hi[1], lo[0] : hi[0]], dtype=np.float32)
     centre = find_iris(crop, opening, radius)
     if centre is None:

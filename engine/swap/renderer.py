@@ -23,6 +23,7 @@ from engine.face.fit import FaceFitter, vertex_normals
 from engine.face.mesh import topology
 from engine.face.records import Face, FacePatch
 from engine.render.composite import SPLIT_LOW, box
+from engine.render.polygon import polygon_mask
 from engine.render.raster import rasterize_attributes
 from engine.swap import shading
 from engine.swap.apply_light import shade
@@ -366,9 +367,4 @@ def _target_broad_light(
 
 def _keep_mask(local: F32, contours: list[np.ndarray], shape: tuple[int, ...]) -> F32 | None:
     """Where the target shows through (inside the kept contours: the mouth), antialiased."""
-    if not contours:
-        return None
-    keep = np.zeros(shape, np.uint8)
-    polygons = [np.round(local[c] * 4).astype(np.int32) for c in contours]
-    cv2.fillPoly(keep, polygons, 255, cv2.LINE_AA, shift=2)
-    return keep.astype(np.float32) * (1.0 / 255.0)
+    return polygon_mask([local[c] for c in contours], shape) if contours else None
