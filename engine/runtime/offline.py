@@ -5,6 +5,9 @@ target's audio muxed in, checked and renamed (engine.core.atomic,
 engine.outputs.video_file). A stage that fails on a frame fails the whole swap — live,
 that frame would pass through unswapped; offline, an output with unswapped frames is
 not the result that was asked for.
+
+Every frame written carries the invisible watermark and, unless `label` is off, the
+visible "SYNTHETIC" label (engine.outputs.stamp), as the live outputs do.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from engine.core.imageio import IMAGE_SUFFIXES, read_image, write_image
 from engine.core.packet import FramePacket
 from engine.core.types import Frame
 from engine.outputs.audio_mux import AudioMuxError, add_audio, has_audio
+from engine.outputs.stamp import Stamp
 from engine.outputs.video_file import VideoOutput
 from engine.runtime.pipeline import Engine
 from engine.sources.base import SourceError
@@ -67,11 +71,17 @@ def is_image(path: Path) -> bool:
 
 
 class _Tally:
-    """Runs frames through the engine and keeps count of faces; raises on a stage error."""
+    """Runs frames through the engine and keeps count of faces; raises on a stage error.
+    `output` is the frame to write: the result, marked and labelled."""
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, label: bool) -> None:
         self.engine = engine
+        self.label = label
+        self.stamp = Stamp()
         self.frames = self.without_face = self.not_swapped = 0
+
+    def output(self, frame: Frame) -> Frame:
+        return self.stamp.apply(self.process(frame).result, self.label)
 
     def process(self, frame: Frame) -> FramePacket:
         frame.flags.writeable = False
@@ -91,25 +101,29 @@ class _Tally:
         return SwapReport(self.frames, self.without_face, self.not_swapped, expected)
 
 
-def swap_image(engine: Engine, target: Path, output: Path) -> SwapReport:
-    tally = _Tally(engine)
-    packet = tally.process(read_image(target))
-    write_image(output, packet.result)
+def swap_image(engine: Engine, target: Path, output: Path, *, label: bool = True) -> SwapReport:
+    tally = _Tally(engine, label)
+    write_image(output, tally.output(read_image(target)))
     return tally.report()
 
 
 def swap_video(
-    engine: Engine, target: Path, output: Path, progress: Progress | None = None
+    engine: Engine,
+    target: Path,
+    output: Path,
+    progress: Progress | None = None,
+    *,
+    label: bool = True,
 ) -> SwapReport:
     """Process every frame in order (no drops) into `output` with the target's audio,
     all or nothing (a failure to keep the audio is reported, not fatal)."""
     source = VideoFileSource(target, realtime=False)
     info = source.open()
-    tally = _Tally(engine)
+    tally = _Tally(engine, label)
     audio = _Audio(target)
     with VideoOutput(output, (info.width, info.height), info.fps) as video:
         for frame in source.iter_frames():
-            video.write(tally.process(frame).result)
+            video.write(tally.output(frame))
             if progress is not None:
                 progress(tally.frames, info.frame_count)
         if tally.frames == 0:
