@@ -14,28 +14,21 @@ import json
 import logging
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from app.logs import log_dir
 from engine.core.settings import EngineSettings
+from engine.swap.library import SourceLibrary
 
 ACTIVITY_FILE = "activity.jsonl"
 _log = logging.getLogger(__name__)
-
-
-class _Named(Protocol):
-    name: str
-
-
-class _Library(Protocol):
-    def get(self, key: str | None) -> _Named | None: ...
 
 
 def activity_path() -> Path:
     return log_dir() / ACTIVITY_FILE
 
 
-def source_faces(settings: EngineSettings, library: _Library) -> list[dict[str, str]]:
+def source_faces(settings: EngineSettings, library: SourceLibrary) -> list[dict[str, str]]:
     """The source faces the settings put on: content hash (the library's key) and name."""
     keys = [settings.swap.source_key, *settings.swap.source_keys]
     faces: list[dict[str, str]] = []

@@ -23,12 +23,12 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine.core.imageio import read_image  # noqa: E402
-from engine.core.types import Frame  # noqa: E402
-from engine.sources.video import VideoFileSource  # noqa: E402
-from engine.watermark.attacks import ATTACKS, h264  # noqa: E402
-from engine.watermark.detect import detect  # noqa: E402
-from engine.watermark.embed import Watermarker  # noqa: E402
+from engine.core.imageio import read_image
+from engine.core.types import Frame
+from engine.sources.video import VideoFileSource
+from engine.watermark.attacks import ATTACKS, h264
+from engine.watermark.detect import detect
+from engine.watermark.embed import Watermarker
 
 DEFAULT_TESTDATA = Path(__file__).resolve().parents[2] / "shared" / "testdata"
 EVERY = 5
@@ -121,13 +121,17 @@ def main() -> int:
             run_set(sets[label], path.name, video_frames(path, size), True, mark)
     report = {name: tally.report() for name, tally in sets.items()}
     for name, result in report.items():
-        print(f"{name}: {result['unmarked_frames']} frames, false positives "
-              f"{len(result['false_positives'])} (max unmarked confidence "
-              f"{result['unmarked_confidence_max']}), PSNR min {result['psnr_db_min']} dB "
-              f"p50 {result['psnr_db_p50']} dB")
+        print(
+            f"{name}: {result['unmarked_frames']} frames, false positives "
+            f"{len(result['false_positives'])} (max unmarked confidence "
+            f"{result['unmarked_confidence_max']}), PSNR min {result['psnr_db_min']} dB "
+            f"p50 {result['psnr_db_p50']} dB"
+        )
         for attack, row in result["attacks"].items():  # type: ignore[union-attr]
-            print(f"  {attack:<14}{row['detected_pct']:>8.2f} %  confidence min "
-                  f"{row['confidence_min']:.1f} p50 {row['confidence_p50']:.1f}")
+            print(
+                f"  {attack:<14}{row['detected_pct']:>8.2f} %  confidence min "
+                f"{row['confidence_min']:.1f} p50 {row['confidence_p50']:.1f}"
+            )
     if args.json is not None:
         args.json.write_text(json.dumps(report, indent=2) + "\n")
     return 0

@@ -20,7 +20,10 @@ def jpeg(frame: Frame, quality: int) -> Frame:
     ok, data = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, quality])
     if not ok:
         raise ValueError("JPEG encoding failed")
-    return cv2.imdecode(data, cv2.IMREAD_COLOR)
+    decoded = cv2.imdecode(data, cv2.IMREAD_COLOR)
+    if decoded is None:
+        raise ValueError("JPEG decoding failed")
+    return np.asarray(decoded, dtype=np.uint8)
 
 
 def downscale(frame: Frame, factor: float = 0.5) -> Frame:

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 from engine.core.types import Frame
 from engine.watermark.pattern import CHIP_PX, F32, GRID, TILE_PX, layout, sync_template
@@ -101,8 +102,9 @@ def _read(folded: F32, scale: tuple[float, float]) -> Detection:
     chips = aligned.reshape(GRID, CHIP_PX, GRID, CHIP_PX).sum(axis=(1, 3))
     lay = layout()
     data = ~lay.sync
-    soft = np.bincount(
-        lay.bit[data], weights=(chips * lay.sign)[data], minlength=PAYLOAD_BITS
+    weights = (chips * lay.sign)[data]
+    soft: NDArray[np.float64] = np.asarray(
+        np.bincount(lay.bit[data], weights=weights, minlength=PAYLOAD_BITS), dtype=np.float64
     )
     reading = decode_soft(soft)
     marked = z >= THRESHOLD and reading.payload is not None

@@ -19,8 +19,8 @@ import cv2
 import numpy as np
 
 from engine.core.types import Frame
-from engine.watermark.payload import Payload, encode, today_payload
 from engine.watermark.pattern import TILE_PX, chip_values, render
+from engine.watermark.payload import Payload, encode, today_payload
 
 # Grey levels at the pattern's RMS: PSNR ≈ 20·log10(255/AMPLITUDE) before rounding; 1.8
 # keeps it above 42 dB and out of sight on flat grey (docs/watermark.md).
@@ -105,3 +105,8 @@ class Watermarker:
         for y0, y1, x0, x1 in flat_runs(frame):
             out[y0:y1, x0:x1] = frame[y0:y1, x0:x1]
         return out
+
+
+def max_change(amplitude: float = AMPLITUDE) -> int:
+    """The most the mark moves any channel of any pixel (grey levels)."""
+    return int(np.abs(np.rint(render(chip_values(encode(today_payload()))) * amplitude)).max())
