@@ -12,7 +12,9 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 
+from engine.core.imageio import read_image
 from engine.core.packet import FramePacket, SwapCheck
+from engine.core.paths import SAMPLE_FACES_DIR
 from engine.core.settings import EngineSettings, OutputSettings
 from engine.core.types import Frame
 from engine.outputs.cover import blur, cover_boxes, pixelate
@@ -81,8 +83,7 @@ def test_swapped_held_and_raw_frames_carry_a_readable_watermark() -> None:
     """With the label on or off. (Covers and cards are marked too — the tests above
     compare them marked — but a blur or a card is mostly flat, and flat areas are left
     alone: engine.watermark.embed.)"""
-    rng = np.random.default_rng(5)
-    picture = rng.integers(0, 256, (240, 320, 3), dtype=np.uint8)  # more than a tile
+    picture = read_image(SAMPLE_FACES_DIR / "grace_hopper.jpg")  # a real picture
     packets = [
         FramePacket(0, 0, picture, output=255 - picture, check=SWAPPED),
         FramePacket(1, 100 * MS, picture, check=LOST),  # held
