@@ -1,13 +1,13 @@
 """Adding the mark to a frame: the tiled pattern, added to every channel alike (so to luma
-only; colour stays as it was) at an amplitude of about two grey levels — but only where
-the picture has texture to hide it in. On a flat area (a blank wall, a studio backdrop,
-a grey test card) two grey levels of blotches would show, so flat 32 px blocks keep their
-pixels; a picture that is flat all over carries no mark.
+only; colour stays as it was), only where the picture has texture to hide it in
+(engine.watermark.texture): flat blocks keep their pixels, textured ones get the base
+amplitude, busy ones a stronger mark — as strong as the frame's PSNR budget allows, so a
+frame that is mostly flat or mostly plain carries its mark in its busy parts.
 
-The pattern for a frame size and day is built once and kept as two uint8 planes (the
-positive and the negative part), so marking a frame is two saturating OpenCV passes plus
-putting the flat blocks back: well under 1.5 ms at 1280×720 on one core (`fusecam bench`
-reports it as the "watermark" row).
+The planes for a frame size, day and amplitude are built once and kept as uint8 planes
+(the positive and the negative part), so marking a frame is two saturating OpenCV
+passes plus patching the flat and plain runs: under a millisecond at 1280×720 on one
+core (`fusecam bench` reports it as the "watermark" row).
 """
 
 from __future__ import annotations
@@ -21,51 +21,20 @@ import numpy as np
 from engine.core.types import Frame
 from engine.watermark.pattern import TILE_PX, chip_values, render
 from engine.watermark.payload import Payload, encode, today_payload
+from engine.watermark.texture import block_levels, runs
 
-# Grey levels at the pattern's RMS: PSNR ≈ 20·log10(255/AMPLITUDE) before rounding; 1.8
-# keeps it above 42 dB and out of sight on flat grey (docs/watermark.md).
+# Grey levels at the pattern's RMS in textured blocks (PSNR 20·log10(255/1.8) = 43 dB
+# where all of a frame is textured); busy blocks get up to BUSY_MAX.
 AMPLITUDE = 1.8
+BUSY_STEPS = (1.8, 2.2, 2.6, 3.0)
+# Mean squared change the busy blocks may bring the frame to: PSNR 42.5 dB (the target
+# is 42; rounding and the edge blocks need the rest).
+MSE_BUDGET = 255.0**2 / 10 ** (42.5 / 10)
+
+Planes = tuple[Frame, Frame]
 
 
-BLOCK_PX = 32  # the unit the flat/textured decision is made in
-_SAMPLE_PX = 8  # texture is judged on every 8th pixel: cheap, and aliasing keeps fine grain
-# Mean |Laplacian| (grey levels, on the sampled grid) below which a block counts as flat.
-# Camera noise of ±1.5 levels already reaches it: the mark hides in noise that faint.
-FLAT_LAPLACIAN = 6.0
-
-
-def flat_runs(frame: Frame) -> list[tuple[int, int, int, int]]:
-    """The flat stretches of `frame`, as (y0, y1, x0, x1) pixel boxes: runs of flat
-    BLOCK_PX blocks along each row of blocks (few boxes, even where many blocks are)."""
-    height, width = frame.shape[:2]
-    step = BLOCK_PX // _SAMPLE_PX
-    rows, cols = height // BLOCK_PX, width // BLOCK_PX
-    if rows == 0 or cols == 0:
-        return [(0, height, 0, width)]
-    sampled = frame[_SAMPLE_PX // 2 :: _SAMPLE_PX, _SAMPLE_PX // 2 :: _SAMPLE_PX]
-    gray = cv2.cvtColor(np.ascontiguousarray(sampled), cv2.COLOR_BGR2GRAY)
-    lap = np.abs(cv2.Laplacian(gray, cv2.CV_16S)).astype(np.float32)
-    blocks = lap[: rows * step, : cols * step].reshape(rows, step, cols, step).mean(axis=(1, 3))
-    flat = blocks < FLAT_LAPLACIAN
-    # The ragged right and bottom edges (less than a block) follow their neighbour.
-    flat_full = np.zeros((rows + 1, cols + 1), dtype=bool)
-    flat_full[:rows, :cols] = flat
-    flat_full[rows, :cols] = flat[-1]
-    flat_full[:, cols] = flat_full[:, cols - 1]
-    # Row by row, where a run of flat blocks starts and ends (np.nonzero walks rows in
-    # order, so the n-th start and the n-th end belong together).
-    edges = np.diff(np.pad(flat_full.astype(np.int8), ((0, 0), (1, 1))), axis=1)
-    rows_at, starts = np.nonzero(edges == 1)
-    ends = np.nonzero(edges == -1)[1]
-    return [
-        (r * BLOCK_PX, min(height, (r + 1) * BLOCK_PX), c0 * BLOCK_PX, min(width, c1 * BLOCK_PX))
-        for r, c0, c1 in zip(rows_at.tolist(), starts.tolist(), ends.tolist(), strict=True)
-    ]
-
-
-def pattern_planes(
-    payload: Payload, size: tuple[int, int], amplitude: float = AMPLITUDE
-) -> tuple[Frame, Frame]:
+def pattern_planes(payload: Payload, size: tuple[int, int], amplitude: float) -> Planes:
     """The (positive, negative) parts of the mark for a frame of `size` (width, height),
     as 3-channel uint8 planes."""
     width, height = size
@@ -77,36 +46,61 @@ def pattern_planes(
     return cv2.merge([pos, pos, pos]), cv2.merge([neg, neg, neg])
 
 
+def busy_amplitude(textured: float, busy: float) -> float:
+    """The strongest busy amplitude (of BUSY_STEPS) that keeps the frame's mean squared
+    change within MSE_BUDGET, given the fractions of textured and busy blocks."""
+    if busy <= 0:
+        return AMPLITUDE
+    room = (MSE_BUDGET - textured * AMPLITUDE**2) / busy
+    fitting = [a for a in BUSY_STEPS if a * a <= room]
+    return fitting[-1] if fitting else AMPLITUDE
+
+
+def _add(frame: Frame, planes: Planes, out: Frame | None = None) -> Frame:
+    pos, neg = planes
+    result = cv2.add(frame, pos, dst=out)
+    cv2.subtract(result, neg, dst=result)
+    return result
+
+
 class Watermarker:
-    """Marks frames with today's payload; keeps the planes of the last size and day.
+    """Marks frames with the day's payload; keeps the planes of the last size and day.
 
     Thread-safe: the live guard and an offline swap may share one."""
 
-    def __init__(self, amplitude: float = AMPLITUDE) -> None:
-        self.amplitude = amplitude
+    def __init__(self) -> None:
         self._lock = threading.Lock()
         self._key: tuple[tuple[int, int], dt.date] | None = None
-        self._planes: tuple[Frame, Frame] | None = None
+        self._planes: dict[float, Planes] = {}
 
-    def planes(self, size: tuple[int, int], day: dt.date) -> tuple[Frame, Frame]:
+    def planes(self, size: tuple[int, int], day: dt.date, amplitude: float) -> Planes:
         with self._lock:
-            if self._key != (size, day) or self._planes is None:
-                payload = today_payload(day)
-                self._planes = pattern_planes(payload, size, self.amplitude)
+            if self._key != (size, day):
+                self._planes.clear()
                 self._key = (size, day)
-            return self._planes
+            if amplitude not in self._planes:
+                self._planes[amplitude] = pattern_planes(today_payload(day), size, amplitude)
+            return self._planes[amplitude]
 
     def mark(self, frame: Frame, day: dt.date | None = None) -> Frame:
         """A new, marked copy of `frame` (BGR uint8); `frame` is not changed."""
         height, width = frame.shape[:2]
-        pos, neg = self.planes((width, height), day or dt.datetime.now(dt.UTC).date())
-        out = cv2.add(frame, pos)
-        cv2.subtract(out, neg, dst=out)
-        for y0, y1, x0, x1 in flat_runs(frame):
+        size, day = (width, height), day or dt.datetime.now(dt.UTC).date()
+        levels = block_levels(frame)
+        busy = float((levels == 2).mean())
+        strong = busy_amplitude(float((levels == 1).mean()), busy)
+        out = _add(frame, self.planes(size, day, strong))
+        if strong != AMPLITUDE:
+            base = self.planes(size, day, AMPLITUDE)
+            for y0, y1, x0, x1 in runs(levels == 1, size):
+                box = (slice(y0, y1), slice(x0, x1))
+                _add(frame[box], (base[0][box], base[1][box]), out[box])
+        for y0, y1, x0, x1 in runs(levels == 0, size):
             out[y0:y1, x0:x1] = frame[y0:y1, x0:x1]
         return out
 
 
-def max_change(amplitude: float = AMPLITUDE) -> int:
+def max_change() -> int:
     """The most the mark moves any channel of any pixel (grey levels)."""
-    return int(np.abs(np.rint(render(chip_values(encode(today_payload()))) * amplitude)).max())
+    tile = render(chip_values(encode(today_payload())))
+    return int(np.abs(np.rint(tile * max(BUSY_STEPS))).max())

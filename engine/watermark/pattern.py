@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from engine.watermark.payload import PAYLOAD_BITS
+from engine.watermark.payload import FIXED_BITS, PAYLOAD_BITS, fixed_bits
 
 TILE_PX = 128
 CHIP_PX = 4
@@ -74,9 +74,17 @@ def render(chips: F32) -> F32:
 
 
 @cache
-def sync_template() -> F32:
-    """The sync chips alone, zero mean, unit norm: what detection correlates against."""
+def known_template() -> F32:
+    """What every mark of this format has in common, zero mean and unit norm: the sync
+    chips, and the data chips of the fixed payload bits (product name and version) with
+    their signs; the day's chips are zero. Detection correlates against it: five sixths
+    of the chips vote for the offset, not only the sync half."""
     lay = layout()
-    tile = render(np.where(lay.sync, lay.sign, 0.0).astype(np.float32))
+    head = fixed_bits()
+    bit = np.maximum(lay.bit, 0)
+    known = lay.sync | (lay.bit < FIXED_BITS)
+    data_sign = np.where(head[np.minimum(bit, FIXED_BITS - 1)] > 0, 1.0, -1.0)
+    chips = np.where(lay.sync, lay.sign, lay.sign * data_sign)
+    tile = render(np.where(known, chips, 0.0).astype(np.float32))
     tile -= tile.mean()
     return (tile / np.linalg.norm(tile)).astype(np.float32)

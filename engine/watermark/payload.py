@@ -20,9 +20,11 @@ VERSION = 1
 EPOCH = dt.date(2000, 1, 1)
 PAYLOAD_BITS = 96
 _CRC_POLY = 0x1021  # CRC-16/CCITT
-# Of the 64 bits of product name and version, how many must read right. An unmarked
-# picture gets about half by chance (52 or more: p ≈ 3e-7, on top of the sync gate).
-MIN_HEAD_AGREEMENT = 52
+# Of the 64 bits of product name and version, how many must read right: a sanity check
+# (an unmarked picture gets about half by chance). The detector already correlated
+# against these bits (engine.watermark.pattern.known_template): a frame passes its
+# confidence threshold only where they are there.
+MIN_HEAD_AGREEMENT = 44
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +68,13 @@ def encode(payload: Payload) -> NDArray[np.uint8]:
     return np.unpackbits(np.frombuffer(data, dtype=np.uint8))
 
 
+FIXED_BITS = 64  # product name and version: the same in every mark of this format
+
+
+def fixed_bits() -> NDArray[np.uint8]:
+    return encode(Payload(PRODUCT, VERSION, EPOCH))[:FIXED_BITS]
+
+
 def _crc_bits(bodies: NDArray[np.uint8]) -> NDArray[np.uint8]:
     """CRC-16 bits of many 80-bit bodies at once (rows of 0/1). A CRC is affine over
     GF(2): the CRC of the all-zero body, flipped by each set bit's own contribution."""
@@ -104,7 +113,7 @@ def decode_soft(soft: NDArray[np.float64]) -> Reading:
 
     Maximum likelihood over every payload the format allows: a few bits lost to
     compression are corrected by the rest (the CRC makes payloads of nearby days
-    differ in many bits). The fixed product name and version must be read nearly as
+    differ in many bits). Most of the fixed product name and version must read as
     they are (MIN_HEAD_AGREEMENT of their 64 bits), or there is no payload."""
     if soft.shape != (PAYLOAD_BITS,):
         raise ValueError(f"expected {PAYLOAD_BITS} values, got {soft.shape}")

@@ -13,7 +13,7 @@ import numpy as np
 from engine.watermark.pattern import F32, TILE_PX
 
 MIN_SCALE, MAX_SCALE = 0.3, 2.0
-_PER_AXIS = 2  # strongest peaks kept per axis
+_PER_AXIS = 3  # best periods kept per axis
 
 
 def _profile(detail: F32) -> tuple[F32, F32]:
@@ -42,7 +42,7 @@ def _refine(profile: F32, lag: float) -> float:
     """The period, fitted through the peaks at its multiples that the frame holds."""
     ks, peaks = [1.0], [lag]
     k = 2
-    while k * lag < 0.6 * profile.size:
+    while k * lag < profile.size - 3:
         found = _peak_at(profile, k * lag * (peaks[-1] / ks[-1]) / lag)
         if found is None:
             break
@@ -53,24 +53,50 @@ def _refine(profile: F32, lag: float) -> float:
     return float((kv * pv).sum() / (kv * kv).sum())
 
 
+def _lifted(profile: F32) -> F32:
+    """The profile over its local level: compression block grids and textures lift whole
+    stretches of lags, the tile period is a narrow spike."""
+    level = np.empty_like(profile)
+    for i in range(profile.size):
+        level[i] = np.median(profile[max(0, i - 6) : i + 7])
+    return profile - level
+
+
 def axis_scales(profile: F32) -> list[float]:
+    """The most likely tile periods along one axis, as scales, best first.
+
+    A period P lifts the profile at P, 2P, 3P…; each candidate is scored by its
+    harmonics' sum over the square root of their count, which the true period wins:
+    its double sees half the harmonics (same mean, lower score), its half sees the
+    true ones plus as many empty lags (half the mean)."""
     lo = max(2, int(MIN_SCALE * TILE_PX))
     hi = min(int(MAX_SCALE * TILE_PX), int(0.6 * profile.size))
     if hi <= lo + 2:
         return []
-    window = profile[lo:hi]
-    # Peaks over the local level: compression block grids and textures lift whole
-    # stretches of lags, the tile period is a narrow spike.
-    base = np.array([np.median(window[max(0, i - 6) : i + 7]) for i in range(window.size)])
-    lifted = window - base
-    inner = (lifted[1:-1] > lifted[:-2]) & (lifted[1:-1] >= lifted[2:])
-    maxima = np.flatnonzero(inner) + 1
-    best = maxima[np.argsort(lifted[maxima])[::-1][:_PER_AXIS]]
+    lifted = _lifted(profile[: int(0.6 * profile.size) + 2])
+    limit = lifted.size - 2
+    scores = np.full(hi + 1, -np.inf)
+    for period in range(lo, hi + 1):
+        lags = np.arange(period, limit, period)
+        if lags.size == 0:
+            continue
+        # Within a lag of each multiple: the period is not a whole number of pixels.
+        near = np.maximum(np.maximum(lifted[lags - 1], lifted[lags]), lifted[lags + 1])
+        scores[period] = near.sum() / np.sqrt(lags.size)
+    best = np.argsort(scores)[::-1]
+    picked: list[int] = []
+    for period in best:
+        if len(picked) == _PER_AXIS:
+            break
+        if all(abs(int(period) - q) > 2 for q in picked):
+            picked.append(int(period))
     scales = []
-    for i in best:
-        peak = _peak_at(profile, float(lo + i), reach=1)
+    for period in picked:
+        # On the lifted profile: the raw one falls steeply at short lags, which would
+        # pull every peak towards zero.
+        peak = _peak_at(lifted, float(period), reach=1)
         if peak is not None:
-            scales.append(_refine(profile, peak) / TILE_PX)
+            scales.append(_refine(lifted, peak) / TILE_PX)
     return scales
 
 
