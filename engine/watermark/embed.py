@@ -27,6 +27,7 @@ from engine.watermark.texture import block_levels, runs
 # where all of a frame is textured); busy blocks get up to BUSY_MAX.
 AMPLITUDE = 1.8
 BUSY_STEPS = (1.8, 2.2, 2.6, 3.0)
+BUSY_MAX = BUSY_STEPS[-1]
 # Mean squared change the busy blocks may bring the frame to: PSNR 42.5 dB (the target
 # is 42; rounding and the edge blocks need the rest).
 MSE_BUDGET = 255.0**2 / 10 ** (42.5 / 10)

@@ -1,4 +1,4 @@
-"""How much texture each 32 px block of a frame has, to hide the mark in: none (flat:
+"""How much texture each 64 px block of a frame has, to hide the mark in: none (flat:
 the mark would show as blotches, so it is left out), some (the base amplitude), or a
 lot (a stronger mark, within the frame's PSNR budget).
 
@@ -14,7 +14,9 @@ from numpy.typing import NDArray
 
 from engine.core.types import Frame
 
-BLOCK_PX = 32
+# 64 px: a frame of 1280×720 has 240 blocks, so patching the flat and plain ones back
+# is a few dozen slice copies (32 px blocks made hundreds, and marked less of the frame).
+BLOCK_PX = 64
 _SAMPLE_PX = 8
 # Mean |Laplacian| (grey levels, on the sampled grid): below FLAT a block is flat (camera
 # noise of ±1.5 levels already reaches it: the mark hides in noise that faint); from

@@ -20,7 +20,7 @@ from engine.watermark.attacks import ATTACKS, h264
 from engine.watermark.detect import THRESHOLD, detect
 from engine.watermark.embed import AMPLITUDE, MSE_BUDGET, Watermarker, busy_amplitude, max_change
 from engine.watermark.payload import Payload, decode_soft, encode, today_payload
-from engine.watermark.texture import block_levels, runs
+from engine.watermark.texture import BLOCK_PX, block_levels, runs
 from tests.conftest import REPO_ROOT
 
 TESTDATA = REPO_ROOT.parent / "shared" / "testdata"
@@ -106,7 +106,7 @@ def test_flat_areas_are_left_alone() -> None:
     assert (marked[:, :600] != frame[:, :600]).mean() > 0.3
     np.testing.assert_array_equal(marked[:, 704:], frame[:, 704:])
     flat = runs(block_levels(grey) == 0, (1280, 720))
-    assert flat == [(r, min(720, r + 32), 0, 1280) for r in range(0, 720, 32)]
+    assert flat == [(r, min(720, r + BLOCK_PX), 0, 1280) for r in range(0, 720, BLOCK_PX)]
 
 
 def test_busy_blocks_get_a_stronger_mark_within_the_psnr_budget() -> None:
