@@ -7,8 +7,6 @@ camera, stream, recording); `fusecam swap` applies it to every frame it writes.
 
 from __future__ import annotations
 
-import time
-
 from engine.core.types import Frame
 from engine.outputs.label import draw_label
 from engine.watermark.embed import Watermarker
@@ -19,13 +17,10 @@ class Stamp:
 
     def __init__(self) -> None:
         self.watermark = Watermarker()
-        self.last_mark_ms = 0.0  # the last frame's watermark time (bench, HUD)
 
     def apply(self, frame: Frame, label: bool) -> Frame:
         """A new frame: `frame` marked, and labelled if `label`; `frame` is not changed."""
-        started = time.perf_counter_ns()
         out = self.watermark.mark(frame)
-        self.last_mark_ms = (time.perf_counter_ns() - started) / 1e6
         if label:
             draw_label(out)
         return out

@@ -2,8 +2,9 @@
 
 The mark repeats every TILE_PX pixels, so the whitened luma's autocorrelation peaks at
 the tile period (and its multiples) along each axis; on a frame scaled by s that period
-is s·TILE_PX. The candidates are the strongest peaks, refined to a fraction of a pixel
-with their harmonics (folding the whole frame needs the scale to about 0.1 %).
+is s·TILE_PX. The candidates are the periods whose multiples stand out most, refined
+to a fraction of a pixel with their harmonics (folding the whole frame needs the scale
+to about 0.1 %).
 """
 
 from __future__ import annotations
