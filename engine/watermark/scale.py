@@ -96,8 +96,12 @@ def axis_scales(profile: F32) -> list[float]:
         # On the lifted profile: the raw one falls steeply at short lags, which would
         # pull every peak towards zero.
         peak = _peak_at(lifted, float(period), reach=1)
-        if peak is not None:
-            scales.append(_refine(lifted, peak) / TILE_PX)
+        if peak is None:
+            continue
+        scale = _refine(lifted, peak) / TILE_PX
+        # A fit through noise can land anywhere; only scales this search covers count.
+        if MIN_SCALE * 0.9 <= scale <= MAX_SCALE * 1.1:
+            scales.append(scale)
     return scales
 
 

@@ -17,9 +17,10 @@ from engine.core.imageio import read_image
 from engine.core.paths import SAMPLE_FACES_DIR
 from engine.core.types import Frame
 from engine.watermark.attacks import ATTACKS, h264
-from engine.watermark.detect import THRESHOLD, detect
+from engine.watermark.detect import THRESHOLD, detect, luma, whiten
 from engine.watermark.embed import AMPLITUDE, MSE_BUDGET, Watermarker, busy_amplitude, max_change
 from engine.watermark.payload import Payload, decode_soft, encode, today_payload
+from engine.watermark.scale import MAX_SCALE, MIN_SCALE, scale_candidates
 from engine.watermark.texture import BLOCK_PX, block_levels, runs
 from tests.conftest import REPO_ROOT
 
@@ -139,3 +140,19 @@ def test_random_bits_carry_no_payload() -> None:
     rng = np.random.default_rng(7)
     for _ in range(50):
         assert decode_soft(rng.normal(size=96)).payload is None
+
+
+def test_scale_candidates_stay_in_the_searched_range() -> None:
+    """Whatever the picture (noise, a portrait, a flat frame), the scales tried are ones
+    the search covers: a fit through noise once asked for a 48 GB resample."""
+    rng = np.random.default_rng(3)
+    pictures = [
+        rng.integers(0, 256, (360, 640, 3), dtype=np.uint8),
+        portrait(),
+        np.full((200, 300, 3), 90, np.uint8),
+    ]
+    for picture in pictures:
+        for sx, sy in scale_candidates(whiten(luma(picture))):
+            assert MIN_SCALE * 0.9 <= sx <= MAX_SCALE * 1.1
+            assert MIN_SCALE * 0.9 <= sy <= MAX_SCALE * 1.1
+        assert not detect(picture).marked
