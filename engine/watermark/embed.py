@@ -6,8 +6,8 @@ frame that is mostly flat or mostly plain carries its mark in its busy parts.
 
 The planes for a frame size, day and amplitude are built once and kept as uint8 planes
 (the positive and the negative part), so marking a frame is two saturating OpenCV
-passes plus patching the flat and plain runs: under a millisecond at 1280×720 on one
-core (`fusecam bench` reports it as the "watermark" row).
+passes plus patching the flat and plain runs (docs/watermark.md has the measured cost;
+`fusecam bench` reports it as the "watermark" row).
 """
 
 from __future__ import annotations
