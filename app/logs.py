@@ -4,11 +4,16 @@ The log file lives in the platform's log folder (platformdirs; `$FUSECAM_LOG_DIR
 overrides it). An uncaught exception, on any thread, writes a crash report beside it;
 faulthandler writes native crashes (a segfault in a driver or Qt) to `faults.log`, which a
 Python hook never sees. Front-ends call `setup()` once at start.
+
+Nothing written there holds the stream's access token (app.redact: command lines,
+URLs, headers, and the token itself once `keep_secret` was told it), and the files are
+the user's alone (0600): they name the user's files and folders too.
 """
 
 from __future__ import annotations
 
 import faulthandler
+import io
 import logging
 import logging.handlers
 import os
@@ -25,6 +30,7 @@ from typing import IO
 import platformdirs
 
 from app import __version__
+from app.redact import redact, redact_argv
 
 LOG_DIR_ENV = "FUSECAM_LOG_DIR"
 LOG_FILE = "fusecam.log"
@@ -32,6 +38,7 @@ FAULT_FILE = "faults.log"
 MAX_LOG_BYTES = 1_000_000
 LOG_BACKUPS = 3  # fusecam.log.1 … .3: about four runs of a busy session
 FILE_FORMAT = "%(asctime)s %(levelname)s %(threadName)s %(name)s: %(message)s"
+PRIVATE = 0o600
 
 # Told the path of each crash report (the GUI shows it in its message bar).
 CrashListener = Callable[[Path], None]
@@ -51,18 +58,27 @@ class Diagnostics:
         self.folder = folder
         self.log_file = folder / LOG_FILE
         self.listeners: list[CrashListener] = []
+        self.secrets: set[str] = set()
         self._faults: IO[str] | None = None
+
+    def keep_secret(self, secret: str | None) -> None:
+        """Mask `secret` wherever it appears in the log file and crash reports."""
+        if secret:
+            self.secrets.add(secret)
+
+    def redact(self, text: str) -> str:
+        return redact(text, self.secrets)
 
     def install(self) -> None:
         root = logging.getLogger()
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
             handler = _LogFile(self, self.log_file)
-            self._faults = (self.folder / FAULT_FILE).open("a", encoding="utf-8")
+            self._faults = _private_open(self.folder / FAULT_FILE)
         except OSError as exc:  # a read-only home must not stop the app
             logging.getLogger(__name__).warning("no log file in %s: %s", self.folder, exc)
             return
-        handler.setFormatter(logging.Formatter(FILE_FORMAT))
+        handler.setFormatter(_Redacting(self, FILE_FORMAT))
         root.addHandler(handler)
         faulthandler.enable(self._faults)
         sys.excepthook = self._excepthook
@@ -72,7 +88,7 @@ class Diagnostics:
             __version__,
             platform.python_version(),
             platform.platform(),
-            sys.argv[1:],
+            redact_argv(sys.argv[1:]),
         )
 
     def write_crash_report(
@@ -88,12 +104,13 @@ class Diagnostics:
         text = (
             f"Fusecam {__version__} crashed on thread {thread!r} at {time.ctime()}\n"
             f"Python {platform.python_version()} on {platform.platform()}\n"
-            f"argv: {sys.argv}\n\n" + "".join(traceback.format_exception(kind, value, tb))
+            f"argv: {redact_argv(sys.argv)}\n\n"
+            + "".join(traceback.format_exception(kind, value, tb))
         )
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
-            with path.open("a", encoding="utf-8") as f:
-                f.write(text)
+            with _private_open(path) as f:
+                f.write(self.redact(text))
         except OSError:
             return None
         return path
@@ -126,12 +143,33 @@ class Diagnostics:
         self._report(args.exc_type, args.exc_value, args.exc_traceback, name)
 
 
+def _private_open(path: Path) -> io.TextIOWrapper:
+    """`path` for appending, created 0600 (an existing file is made so too)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, PRIVATE)
+    os.chmod(path, PRIVATE)
+    return open(fd, "a", encoding="utf-8")
+
+
+class _Redacting(logging.Formatter):
+    """The file's lines with the token masked (the console, the user's own, keeps it)."""
+
+    def __init__(self, diagnostics: Diagnostics, fmt: str) -> None:
+        super().__init__(fmt)
+        self.diagnostics = diagnostics
+
+    def format(self, record: logging.LogRecord) -> str:
+        return self.diagnostics.redact(super().format(record))
+
+
 class _LogFile(logging.handlers.RotatingFileHandler):
     """The log file; knows its Diagnostics, so a second `setup()` finds them."""
 
     def __init__(self, diagnostics: Diagnostics, path: Path) -> None:
         super().__init__(path, maxBytes=MAX_LOG_BYTES, backupCount=LOG_BACKUPS, encoding="utf-8")
         self.diagnostics = diagnostics
+
+    def _open(self) -> io.TextIOWrapper:
+        return _private_open(Path(self.baseFilename))
 
 
 def setup(console_level: int) -> Diagnostics:

@@ -27,13 +27,15 @@ What it does, per model:
 4. stores float32 weights that are exactly representable in float16 as float16 plus a
    ``Cast`` (lossless: MediaPipe ships these weights as float16 anyway; onnxruntime
    folds the casts when the session is created, so inference cost is unchanged);
+   the iris model's batch dimension is made dynamic (both eyes run in one call);
 5. checks the ONNX model against ``tf.lite.Interpreter`` on random inputs and on a real
    face photo, asserting the maximum absolute difference of every output;
-6. rewrites the PRelu of the face landmark and palm models into faster equivalent ops
+6. rewrites the PRelu of the face landmark, iris and palm models into faster equivalent ops
    (``tools/rewrite_prelu.py``, checked against the model before), as they ship;
 7. writes ``models/<name>.onnx`` and a ``models/manifest.json`` entry with the input
    spec, the output names/shapes and the SSD anchor / box-decoding options, which are
-   read out of the MediaPipe graphs compiled into the wheel (see ``GraphConfigs``).
+   read out of the MediaPipe graphs compiled into the wheel (see ``GraphConfigs``), and
+   for the iris model its eye crop and where its 71 points go in the face mesh.
 
 The canonical face mesh (468 vertices, UVs, triangles) is not in the Python wheel, so
 it is taken from ``geometry_pipeline_metadata_landmarks.binarypb`` packed inside the

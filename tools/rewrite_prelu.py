@@ -17,7 +17,7 @@ manifest entry gets the new SHA-256 and size and a `derived` note.
 tools/convert_mediapipe_models.py applies the same rewrite to `TARGETS` as it converts;
 by hand, on the bundled files:
 
-    .venv/bin/python tools/rewrite_prelu.py face_landmark palm_detection [--measure]
+    .venv/bin/python tools/rewrite_prelu.py face_landmark palm_detection iris_landmark [--measure]
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ MANIFEST = MODELS_DIR / "manifest.json"
 MAX_RELATIVE_CHANGE = 1e-4
 # The bundled models that have PRelu as converted; tools/convert_mediapipe_models.py
 # rewrites these too, so a reconversion gives the files that ship.
-TARGETS = ("face_landmark", "palm_detection")
+TARGETS = ("face_landmark", "palm_detection", "iris_landmark")
 DERIVED_NOTE = (
     "PRelu(x, s) rewritten as s*x + (1 - s)*Relu(x) by tools/rewrite_prelu.py: the same "
     "function (outputs checked equal to float rounding), in ops onnxruntime's CPU provider "

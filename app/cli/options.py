@@ -115,6 +115,20 @@ def add_pipeline_options(
         help="face swapper (default builtin; inswapper needs `fusecam models download "
         "inswapper_128`, and falls back to builtin until it is there)",
     )
+    target.add_argument(
+        "--likeness",
+        type=float_in(0.0, 100.0, "a percentage from 0 to 100"),
+        metavar="PCT",
+        help="built-in swapper: how much of the source photo's own skin shading and tone "
+        "the face keeps, 0..100 %% (the app's Likeness; default 65: more looks more like "
+        "the photo, less sits more naturally in your light)",
+    )
+    target.add_argument(
+        "--follow-eyes",
+        action="store_true",
+        help="built-in swapper, experimental: the eyes look where you look (the source's "
+        "iris moved to where yours is); costs likeness, see docs/swap.md",
+    )
 
 
 def with_quality_options(args: argparse.Namespace, settings: EngineSettings) -> EngineSettings:
@@ -131,4 +145,8 @@ def with_quality_options(args: argparse.Namespace, settings: EngineSettings) -> 
         enhancer = dataclasses.replace(enhancer, mode=args.enhancer)
     if getattr(args, "swapper", None):
         swap = dataclasses.replace(swap, swapper=args.swapper)
+    if getattr(args, "likeness", None) is not None:
+        swap = dataclasses.replace(swap, likeness=args.likeness / 100.0)
+    if getattr(args, "follow_eyes", False):
+        swap = dataclasses.replace(swap, follow_eyes=True)
     return dataclasses.replace(settings, quality=quality, hands=hands, enhancer=enhancer, swap=swap)

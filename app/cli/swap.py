@@ -75,7 +75,8 @@ def run(args: argparse.Namespace, settings: EngineSettings) -> int:
                 report = swap_video(
                     session.engine, args.target, args.output, progress, label=args.label
                 )
-            done = f"wrote {report.frames} frames to {args.output}"
+            written = report.written if report.written is not None else report.frames
+            done = f"wrote {written} frames to {args.output} ({report.video_codec})"
     except KeyboardInterrupt:
         print(f"fusecam: interrupted; {args.output} was not written", file=sys.stderr)
         raise
@@ -93,6 +94,8 @@ def run(args: argparse.Namespace, settings: EngineSettings) -> int:
     print(f"fusecam: {done}", file=sys.stderr)
     if report.audio:
         print(f"fusecam: kept the target's audio ({report.audio})", file=sys.stderr)
+    for note in report.notes:
+        print(f"fusecam: {note}", file=sys.stderr)
     return 0
 
 

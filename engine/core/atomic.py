@@ -19,6 +19,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from types import TracebackType
 
+from engine.core.leftovers import hold, remove_stale
+
 
 class OutputPathError(OSError):
     """An output path that cannot be used: it is a folder, or it is one of the inputs."""
@@ -68,13 +70,20 @@ def _sync_folder(folder: Path) -> None:
 class AtomicFile:
     """A temporary file beside `final`, renamed over it by `commit()`.
 
+    Temporaries of earlier runs that were killed before they could clean up are removed
+    first (engine.core.leftovers); this one is held locked until it is committed or
+    discarded, so a later run can tell it from those.
+
     The temporary is created exclusively (never another file's) with the permissions a
-    plain `open` would give. As a context manager it is discarded unless committed, so
+    plain `open` would give, or `mode` (0o600: a file holding a secret is the owner's
+    alone from its first byte, and keeps that mode under the final name). As a context
+    manager it is discarded unless committed, so
     an exception or Ctrl+C between opening and committing leaves nothing behind.
     """
 
-    def __init__(self, final: str | Path, *, tag: str = "part") -> None:
+    def __init__(self, final: str | Path, *, tag: str = "part", mode: int = 0o666) -> None:
         self.final = Path(final)
+        self.mode = mode
         self.committed = False
         if self.final.is_dir():
             raise OutputPathError(f"{self.final}: is a folder; give a file name to write")
@@ -85,6 +94,9 @@ class AtomicFile:
             raise OutputPathError(
                 f"{self.final}: cannot create folder ({describe_os_error(exc)})"
             ) from exc
+        if tag == "part":  # never a recording's: that is a crash's recovery copy
+            remove_stale(self.final, tag)
+        self._lock: int | None = None
         self.temp = self._create(folder, tag)
 
     def _create(self, folder: Path, tag: str) -> Path:
@@ -95,14 +107,15 @@ class AtomicFile:
         for _ in range(100):
             temp = folder / f"{stem}.{secrets.token_hex(3)}.{tag}{suffix}"
             try:
-                fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+                fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, self.mode)
             except FileExistsError:
                 continue
             except OSError as exc:
                 raise OutputPathError(
                     f"{self.final}: cannot write ({describe_os_error(exc)})"
                 ) from exc
-            os.close(fd)
+            hold(fd)
+            self._lock = fd  # kept open: the lock lives as long as the descriptor
             return temp
         raise OutputPathError(f"{self.final}: no free temporary name in {folder}")
 
@@ -122,12 +135,20 @@ class AtomicFile:
             os.close(fd)
         os.replace(self.temp, self.final)
         self.committed = True
+        self._release()
         _sync_folder(self.final.parent)
         return self.final
 
     def discard(self) -> None:
         if not self.committed:
             self.temp.unlink(missing_ok=True)
+        self._release()
+
+    def _release(self) -> None:
+        if self._lock is not None:
+            with contextlib.suppress(OSError):
+                os.close(self._lock)
+            self._lock = None
 
     def __enter__(self) -> AtomicFile:
         return self
@@ -141,8 +162,8 @@ class AtomicFile:
         self.discard()
 
 
-def write_bytes_atomic(path: str | Path, data: bytes) -> Path:
+def write_bytes_atomic(path: str | Path, data: bytes, *, mode: int = 0o666) -> Path:
     """`data` under `path`, all or nothing. Raises OSError (ENOSPC, EACCES, …)."""
-    with AtomicFile(path) as target:
+    with AtomicFile(path, mode=mode) as target:
         target.write_bytes(data)
         return target.commit()

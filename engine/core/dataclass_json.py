@@ -186,3 +186,48 @@ def _construct(cls: type[Any], kwargs: dict[str, Any], where: str, problems: lis
         return cls()
     except Exception:
         raise Mismatch(str(refusal)) from None
+
+
+def unknown_keys(cls: type[Any], data: dict[str, Any]) -> dict[str, Any]:
+    """The parts of `data` that no field of the dataclass tree `cls` reads: keys a newer
+    version wrote, kept (as they are) so that saving this version's fields loses none.
+    Within a record (a field typed as a dataclass, optional or not) its own unknown keys
+    are found the same way; lists are this version's to rewrite and are not looked into."""
+    hints = typing.get_type_hints(cls)
+    names = {f.name for f in dataclasses.fields(cls)}
+    out: dict[str, Any] = {}
+    for key, value in data.items():
+        if key not in names:
+            out[key] = value
+            continue
+        record = _record_type(hints[key])
+        if record is not None and isinstance(value, dict):
+            inner = unknown_keys(record, value)
+            if inner:
+                out[key] = inner
+    return out
+
+
+def _record_type(hint: Any) -> type[Any] | None:
+    """The dataclass a hint names (`Rec` or `Rec | None`), else None."""
+    options = (
+        typing.get_args(hint)
+        if typing.get_origin(hint) in (typing.Union, types.UnionType)
+        else (hint,)
+    )
+    found = [o for o in options if isinstance(o, type) and dataclasses.is_dataclass(o)]
+    return found[0] if len(found) == 1 else None
+
+
+def merge_unknown(data: dict[str, Any], unknown: dict[str, Any]) -> dict[str, Any]:
+    """`data` (this version's JSON) with `unknown` (from `unknown_keys`) put back in."""
+    out = dict(data)
+    for key, value in unknown.items():
+        mine = out.get(key)
+        if isinstance(value, dict) and isinstance(mine, dict):
+            out[key] = merge_unknown(mine, value)
+        elif key not in out:
+            # Also a record left out as all defaults (changed_leaves): its unknown keys
+            # still go back, in a record of their own.
+            out[key] = value
+    return out

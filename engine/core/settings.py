@@ -63,6 +63,18 @@ class SwapSettings:
     enabled: bool = True
     alpha: float = 1.0  # latent blend: 0 = target, 1 = source
     shape_alpha: float = 0.3  # how far the face shape moves toward the source
+    # Built-in swapper: how much of the source photo's broad skin shading and tone the
+    # new face keeps on plain skin (1: all; 0: the target's own). What the source's light
+    # did at that scale rides along with it, so realism and likeness trade here
+    # (docs/swap.md has the measured curve); eyes, brows, lips and shape are the
+    # source's at any value.
+    likeness: float = 0.65
+    # Built-in swapper, experimental: the source's eyeball shown behind the target's lids
+    # with its iris where the target's is, so the eyes look where the user looks. Off by
+    # default: it cost leave-source-out identity 73.8 -> 59 % on DEV+WIDE, and its filled
+    # sclera still looks flat (docs/swap.md). Either way the lids follow the target's
+    # (iris-refined) lids.
+    follow_eyes: bool = False
     face_selection: FaceSelection = "main"
     keep_mouth_interior: bool = True
     # Content-hash key of the active source face in the SourceLibrary (None: no swap).
@@ -74,6 +86,7 @@ class SwapSettings:
     def __post_init__(self) -> None:
         _check(0.0 <= self.alpha <= 1.0, "alpha must be in [0, 1]")
         _check(0.0 <= self.shape_alpha <= 1.0, "shape_alpha must be in [0, 1]")
+        _check(0.0 <= self.likeness <= 1.0, "likeness must be in [0, 1]")
         _check(self.face_selection in ("main", "all", "map"), "face_selection: main|all|map")
 
 

@@ -143,6 +143,9 @@ class Face:
     detection: Detection | None = None
     landmarks: Landmarks | None = None  # 468×3 frame pixels (z: relative depth, x scale)
     presence: float = 0.0
+    # 2×3: (x, y, radius) in frame pixels of the subject's right and left iris, from the
+    # iris model (which also refined the landmarks' eyes); None where it did not run.
+    irises: F32 | None = None
     fit: FaceFit | None = None
     patch: FacePatch | None = None
     extras: dict[str, object] = field(default_factory=dict)

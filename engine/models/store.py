@@ -222,6 +222,18 @@ class ModelStore:
             raise ModelCorruptError(name, self._corrupt_message(spec, path, status.detail))
         return path
 
+    def recheck(self, name: str, failure: BaseException) -> ModelCorruptError | None:
+        """After `name`'s file failed to load: hash it again, whatever its stamp says (a
+        file zeroed in place keeps its size and time). The error to raise when it is not
+        the pinned file, naming the command that replaces it; None when it is."""
+        spec = self.spec(name)
+        path = self.path_of(spec)
+        status = self.verify(name)
+        if status.state == "ready":
+            return None
+        detail = f"it failed to load ({failure}), and its {status.detail or 'file is gone'}"
+        return ModelCorruptError(name, self._corrupt_message(spec, path, detail))
+
     def _missing_message(self, spec: ModelSpec, path: Path) -> str:
         if spec.bundled:
             return (
@@ -244,6 +256,11 @@ class ModelStore:
         )
 
     def _corrupt_message(self, spec: ModelSpec, path: Path, detail: str) -> str:
+        if spec.bundled:
+            return (
+                f"model {spec.name!r}: bundled file {path} is damaged ({detail}); "
+                "reinstall Fusecam or restore the models/ folder"
+            )
         if spec.user_supplied:
             return (
                 f"model {spec.name!r}: {path} changed since it was registered ({detail}); "

@@ -4,13 +4,15 @@ apply the manifest's preprocessing numbers, and check family signatures."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 from engine.core.settings import ModelSettings
 from engine.models.errors import ModelMissingError, SignatureError
 from engine.models.manifest import ModelSpec
-from engine.models.onnx import requested_providers
+from engine.models.onnx import ModelLoadError, requested_providers
 from engine.models.store import ModelStore
 from engine.neural.arcface import ArcFaceEmbedder
 from engine.neural.inswapper import InSwapper
@@ -19,6 +21,21 @@ from engine.neural.restorer import FaceRestorer
 log = logging.getLogger(__name__)
 
 _GPU_PROVIDERS = ("CUDAExecutionProvider", "TensorrtExecutionProvider")
+_Loaded = TypeVar("_Loaded")
+
+
+def _checked_load(store: ModelStore, spec: ModelSpec, load: Callable[[Path], _Loaded]) -> _Loaded:
+    """`load` the model's resolved file; when that fails, hash the file again: a stamp
+    that matches its size and time does not prove its bytes, and a damaged file must be
+    reported as corrupt with the command that replaces it, not as a puzzling load error."""
+    path = store.resolve(spec.name)
+    try:
+        return load(path)
+    except ModelLoadError as exc:
+        corrupt = store.recheck(spec.name, exc)
+        if corrupt is not None:
+            raise corrupt from exc
+        raise
 
 
 def _expect_family(spec: ModelSpec, family: str) -> None:
@@ -59,22 +76,30 @@ def load_swap_models(store: ModelStore, settings: ModelSettings) -> SwapModels:
     _expect_family(swapper_spec, "inswapper")
     embedder_spec = store.spec(settings.recognition_model)
     _expect_family(embedder_spec, "arcface")
-    swapper_path = store.resolve(swapper_spec.name)
-    embedder_path = store.resolve(embedder_spec.name)
+    store.resolve(swapper_spec.name)  # both present before either loads
+    store.resolve(embedder_spec.name)
     io = settings.io_binding
-    swapper = InSwapper.load(
-        swapper_path,
-        provider=settings.provider,
-        io_binding=None if io else False,
-        mean=swapper_spec.input_float("mean", 0.0),
-        std=swapper_spec.input_float("std", 255.0),
+    swapper = _checked_load(
+        store,
+        swapper_spec,
+        lambda path: InSwapper.load(
+            path,
+            provider=settings.provider,
+            io_binding=None if io else False,
+            mean=swapper_spec.input_float("mean", 0.0),
+            std=swapper_spec.input_float("std", 255.0),
+        ),
     )
-    embedder = ArcFaceEmbedder.load(
-        embedder_path,
-        provider=settings.provider,
-        io_binding=None if io else False,
-        mean=embedder_spec.input_float("mean", 127.5),
-        std=embedder_spec.input_float("std", 127.5),
+    embedder = _checked_load(
+        store,
+        embedder_spec,
+        lambda path: ArcFaceEmbedder.load(
+            path,
+            provider=settings.provider,
+            io_binding=None if io else False,
+            mean=embedder_spec.input_float("mean", 127.5),
+            std=embedder_spec.input_float("std", 127.5),
+        ),
     )
     return SwapModels(swapper, embedder, swapper_spec, embedder_spec)
 
@@ -106,7 +131,7 @@ def load_restorer(store: ModelStore, settings: ModelSettings) -> RestorerModel:
         return RestorerModel(restorer, str(path), user_supplied=True)
     spec = store.spec(choice)
     _expect_family(spec, "gfpgan")
-    restorer = FaceRestorer.load(
-        store.resolve(spec.name), provider=settings.provider, io_binding=io
+    restorer = _checked_load(
+        store, spec, lambda path: FaceRestorer.load(path, provider=settings.provider, io_binding=io)
     )
     return RestorerModel(restorer, spec.name, user_supplied=spec.user_supplied)

@@ -51,12 +51,22 @@ def _varint(buf: memoryview, pos: int, end: int) -> tuple[int, int]:
         shift += 7
 
 
+_MAX_FIELD = (1 << 29) - 1  # protobuf's largest field number
+
+
 def _fields(buf: memoryview, start: int, end: int) -> Iterator[tuple[int, int, int, int]]:
-    """(field number, wire type, value start, value end or the varint's value)."""
+    """(field number, wire type, value start, value end or the varint's value).
+
+    Stops at the first impossible key: protobuf has no field number 0 (nor one past
+    2**29 - 1), so a file zeroed in place (a crash, a bad copy) fails at its first byte
+    instead of being walked two bytes at a time through hundreds of megabytes."""
     pos = start
     while pos < end:
+        at = pos
         key, pos = _varint(buf, pos, end)
         field, wire = key >> 3, key & 7
+        if not 0 < field <= _MAX_FIELD:
+            raise _Malformed(f"field number {field} at byte {at}: not an ONNX (protobuf) file")
         if wire == _VARINT:
             value, pos = _varint(buf, pos, end)
             yield field, wire, pos, value

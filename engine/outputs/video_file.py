@@ -7,8 +7,9 @@ crash-safe containers a recording needs, and can copy an audio track from the ta
 
 A `VideoOutput` writes to a temporary name beside the final one (engine.core.atomic),
 and `commit()` closes the file, checks that every frame is there and decodes, and only
-then renames it. Codecs are the ones the recorder always used (MPEG-4 Part 2 in
-.mp4/.mov, Motion JPEG in .avi, lossless FFV1 in .mkv): all are FFmpeg's own, LGPL.
+then renames it. Codecs: H.264 in .mp4/.mov where PyAV has an encoder for it (its
+wheels bundle libx264; engine.outputs.codecs finds it), MPEG-4 Part 2 as the fallback;
+Motion JPEG in .avi, lossless FFV1 in .mkv. `VideoFileWriter.encoder` says which ran.
 
 Crash-safe mode (recordings): .mp4/.mov are written fragmented (a self-contained
 fragment per keyframe, no index needed at the end), .mkv and .avi flush every packet;
@@ -30,6 +31,7 @@ import numpy as np
 
 from engine.core.atomic import AtomicFile, describe_os_error
 from engine.core.types import Frame
+from engine.outputs.codecs import Encoder, video_encoder
 
 
 class VideoWriteError(OSError):
@@ -103,14 +105,22 @@ class VideoFileWriter:
             if fmt.fragmented:
                 options["movflags"] = "frag_keyframe+empty_moov+default_base_moof"
         rate = Fraction(fps).limit_denominator(1001)
+        # MPEG-4 Part 2 is the fallback of the H.264 formats; a recording encodes live.
+        self.encoder = (
+            video_encoder(fmt.codec, live=crash_safe)
+            if fmt.codec == "mpeg4"
+            else Encoder(fmt.codec)
+        )
         try:
             self.container: Any = av.open(str(path), "w", format=fmt.container, options=options)
-            stream = self.container.add_stream(fmt.codec, rate=rate)
+            stream = self.container.add_stream(
+                self.encoder.codec, rate=rate, options=self.encoder.options
+            )
             stream.width, stream.height = self.size
             stream.pix_fmt = fmt.pix_fmt
             stream.time_base = 1 / rate
             stream.codec_context.gop_size = _GOP
-            if fmt.bits_per_pixel is not None:
+            if fmt.bits_per_pixel is not None and not self.encoder.is_h264:  # H.264: crf
                 pixels_per_s = self.size[0] * self.size[1] * float(rate)
                 stream.codec_context.bit_rate = round(fmt.bits_per_pixel * pixels_per_s)
         except (av.FFmpegError, OSError, ValueError) as exc:

@@ -12,7 +12,7 @@ with the face):
   edge the frame keeps its own texture and the new face's plain skin does not end in a
   smooth (or a differently textured) band;
 - fine (grain, pores, sharpness, finer than `SPLIT_FINE`): the source's only on its
-  features (eyes, brows, lips, nostrils); on plain skin the frame keeps its own camera
+  features (eyes, brows, lips); on plain skin the frame keeps its own camera
   grain and sharpness, so the new face is exactly as sharp as the frame around it.
 The target's mouth interior and occluders (hands) show through with a ~1 px soft edge.
 Only pixels under the rendered face change; everything else is the input frame, pixel
@@ -78,14 +78,15 @@ def keep_factor(patch: FacePatch) -> Mask:
     return cv2.GaussianBlur(keep, (0, 0), sigma).astype(np.float32)
 
 
-def _box(image: F32, size_px: float) -> F32:
+def box(image: F32, size_px: float) -> F32:
+    """`image` box-filtered over an odd square of about `size_px`."""
     k = 2 * max(1, round(size_px / 2)) + 1
     return cv2.blur(image, (k, k))
 
 
 def _boxes(image: F32, splits: tuple[float, float, float]) -> tuple[F32, F32, F32]:
     """`image` box-filtered at each of the three splits (px), coarse first."""
-    return _box(image, splits[0]), _box(image, splits[1]), _box(image, splits[2])
+    return box(image, splits[0]), box(image, splits[1]), box(image, splits[2])
 
 
 def blend_delta(base: F32, patch: FacePatch, settings: CompositorSettings) -> F32:

@@ -18,15 +18,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine.core.imageio import IMAGE_SUFFIXES, read_image, write_image
+from engine.core.imageio import IMAGE_SUFFIXES, read_picture, write_image
 from engine.core.packet import FramePacket
+from engine.core.picture import like_target
 from engine.core.types import Frame
-from engine.outputs.audio_mux import AudioMuxError, add_audio, has_audio
+from engine.outputs.audio_mux import AudioMuxError, KeptAudio, add_audio, has_audio
 from engine.outputs.stamp import Stamp
 from engine.outputs.video_file import VideoOutput
 from engine.runtime.pipeline import Engine
 from engine.sources.base import SourceError
 from engine.sources.video import VideoFileSource
+from engine.sources.video_timing import VideoTiming, read_timing
 
 Progress = Callable[[int, int | None], None]
 
@@ -45,6 +47,11 @@ class SwapReport:
     expected: int | None = None  # frames the video's header announced
     audio: str = ""  # how the target's audio was kept ("copied aac"); "" none
     audio_error: str | None = None  # why it could not be (the video has none)
+    written: int | None = None  # frames in the output, when not `frames` (variable rate)
+    # What was done to the output that the user did not ask for: a rotation applied,
+    # alpha or depth the format cannot hold, sound moved to stay in step.
+    notes: tuple[str, ...] = ()
+    video_codec: str = ""  # what encoded a video output, e.g. "H.264 (libx264)"
 
     def warnings(self) -> list[str]:
         lines = []
@@ -103,8 +110,10 @@ class _Tally:
 
 def swap_image(engine: Engine, target: Path, output: Path, *, label: bool = True) -> SwapReport:
     tally = _Tally(engine, label)
-    write_image(output, tally.output(read_image(target)))
-    return tally.report()
+    picture = read_picture(target)
+    pixels, notes = like_target(picture, tally.output(picture.frame), output.suffix or ".png")
+    write_image(output, pixels)
+    return dataclasses.replace(tally.report(), notes=tuple(notes))
 
 
 def swap_video(
@@ -116,36 +125,68 @@ def swap_video(
     label: bool = True,
 ) -> SwapReport:
     """Process every frame in order (no drops) into `output` with the target's audio,
-    all or nothing (a failure to keep the audio is reported, not fatal)."""
+    all or nothing (a failure to keep the audio is reported, not fatal).
+
+    The output runs at a constant rate from the target's first frame; each frame is
+    written where the target's own timestamps put it (engine.sources.video_timing), so
+    a variable-rate frame is repeated or, shown for less than half a frame, left out,
+    and the audio is moved by the same origin (engine.outputs.audio_mux)."""
     source = VideoFileSource(target, realtime=False)
     info = source.open()
+    timing = read_timing(target, info.fps)
+    repeats = timing.repeats() if timing is not None else None
+    fps = float(timing.rate) if timing is not None else info.fps
     tally = _Tally(engine, label)
-    audio = _Audio(target)
-    with VideoOutput(output, (info.width, info.height), info.fps) as video:
-        for frame in source.iter_frames():
-            video.write(tally.output(frame))
+    audio = _Audio(target, timing.start_s if timing is not None else 0.0)
+    with VideoOutput(output, (info.width, info.height), fps) as video:
+        for index, frame in enumerate(source.iter_frames()):
+            result = tally.output(frame)
+            # Frames beyond the timestamps read (a file PyAV and OpenCV count apart) go once.
+            for _ in range(
+                int(repeats[index]) if repeats is not None and index < len(repeats) else 1
+            ):
+                video.write(result)
             if progress is not None:
                 progress(tally.frames, info.frame_count)
         if tally.frames == 0:
             raise SourceError(f"{target}: no frames could be read")
-        video.commit(finish=audio.add)
+        written = video.commit(finish=audio.add)
     return dataclasses.replace(
-        tally.report(info.frame_count), audio=audio.how, audio_error=audio.error
+        tally.report(info.frame_count),
+        audio=audio.kept.how if audio.kept else "",
+        audio_error=audio.error,
+        written=written if written != tally.frames else None,
+        notes=_timing_notes(timing, audio.kept),
+        video_codec=video.writer.encoder.describe(),
     )
 
 
-class _Audio:
-    """The target's sound, muxed into the finished video before it is checked and named."""
+def _timing_notes(timing: VideoTiming | None, kept: KeptAudio | None) -> tuple[str, ...]:
+    notes = []
+    if timing is not None and timing.variable:
+        notes.append(
+            f"variable frame rate: frames placed by their timestamps at {float(timing.rate):.3f} "
+            "frame/s (repeated or left out where needed)"
+        )
+    if kept is not None and (line := kept.timing()):
+        notes.append(f"sound kept in step with the picture: {line}")
+    return tuple(notes)
 
-    def __init__(self, target: Path) -> None:
+
+class _Audio:
+    """The target's sound, muxed into the finished video before it is checked and named;
+    `origin_s` is the target's first frame's time, where the output starts."""
+
+    def __init__(self, target: Path, origin_s: float) -> None:
         self.target = target
-        self.how = ""
+        self.origin_s = origin_s
+        self.kept: KeptAudio | None = None
         self.error: str | None = None
 
     def add(self, video: Path) -> None:
         if not has_audio(self.target):
             return
         try:
-            self.how = add_audio(video, self.target)
+            self.kept = add_audio(video, self.target, self.origin_s)
         except AudioMuxError as exc:  # the video stays as it is, without sound
             self.error = f"the target's audio could not be kept ({exc.__cause__ or exc})"

@@ -4,7 +4,14 @@ The file lives in the user's config dir (platformdirs), or in `$FUSECAM_CONFIG_D
 set (tests, portable installs). Loading never raises: every field is checked on its own
 (engine.core.dataclass_json), an invalid one falls back to its default with a message,
 a corrupt or unreadable file gives the defaults; either way the file as it was is kept
-beside the new one, so nothing the user configured is silently destroyed. No Qt here.
+beside the new one (`settings.json.bad.1`, the older ones moved up to `.bad.5`), so
+nothing the user configured is silently destroyed.
+
+Saving loses nothing either: keys this version does not know (a newer version's, or a
+setting a plugin or a later release added) are read back from the file and written
+again as they were; a file from a newer format is not overwritten at all (its known
+keys may mean something else there), and `save` says so. The file is the owner's alone
+(0600): it may hold the stream's access token. No Qt here.
 """
 
 from __future__ import annotations
@@ -20,7 +27,13 @@ from typing import Any, Literal
 import platformdirs
 
 from engine.core.atomic import write_bytes_atomic
-from engine.core.dataclass_json import build_dataclass, changed_leaves, to_json
+from engine.core.dataclass_json import (
+    build_dataclass,
+    changed_leaves,
+    merge_unknown,
+    to_json,
+    unknown_keys,
+)
 from engine.core.settings import EngineSettings
 from engine.outputs.delay import MAX_DELAY_MS
 from engine.sources.choice import InputChoice
@@ -32,6 +45,12 @@ FILE_NAME = "settings.json"
 VERSION = 1
 # A settings file is a few kilobytes; anything far larger is not one (and is not parsed).
 MAX_FILE_BYTES = 1 << 20
+BACKUPS = 5  # generations of replaced files kept: settings.json.bad.1 (newest) .. .bad.5
+PRIVATE = 0o600  # the file and its backups may hold the stream token
+
+
+class SettingsNotSaved(OSError):
+    """The file on disk must not be replaced (a newer version's); the message says why."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,8 +133,9 @@ def _migrate(data: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
         version += 1
     if version > VERSION:
         notes.append(
-            f"settings were written by a newer Fusecam (format {version}); "
-            "settings this version does not know were ignored"
+            f"settings were written by a newer Fusecam (format {version}); settings this "
+            "version does not know were ignored, and the file is left as it is (changes "
+            "made in this version are not saved)"
         )
     return data, notes
 
@@ -123,14 +143,24 @@ def _migrate(data: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
 # --- load / save ---------------------------------------------------------------------
 
 
+def backup_path(path: Path, generation: int) -> Path:
+    return path.with_name(f"{path.name}.bad.{generation}")
+
+
 def _keep_bad_file(path: Path, *, move: bool) -> str:
-    """Keep the file as the user had it beside the new one; a sentence saying where."""
-    bad = path.with_name(path.name + ".bad")
+    """Keep the file as the user had it beside the new one, as backup 1 (the earlier
+    backups each move up one, the oldest beyond BACKUPS goes); a sentence saying where."""
+    bad = backup_path(path, 1)
     try:
+        for generation in range(BACKUPS - 1, 0, -1):
+            older = backup_path(path, generation)
+            if older.exists():
+                older.replace(backup_path(path, generation + 1))
         if move:
             path.replace(bad)
+            bad.chmod(PRIVATE)
         else:
-            write_bytes_atomic(bad, path.read_bytes())
+            write_bytes_atomic(bad, path.read_bytes(), mode=PRIVATE)
     except OSError:
         return ""
     return f" The file as it was is kept as {bad}."
@@ -138,6 +168,10 @@ def _keep_bad_file(path: Path, *, move: bool) -> str:
 
 def _read(path: Path) -> tuple[dict[str, Any], list[str]]:
     """The file's object, migrated; ValueError (or OSError) when it cannot be one."""
+    return _migrate(_read_object(path))
+
+
+def _read_object(path: Path) -> dict[str, Any]:
     if path.stat().st_size > MAX_FILE_BYTES:
         raise ValueError(f"over {MAX_FILE_BYTES // 1024} KB: not a settings file")
     try:
@@ -146,7 +180,7 @@ def _read(path: Path) -> tuple[dict[str, Any], list[str]]:
         raise ValueError("nested too deeply to be a settings file") from None
     if not isinstance(data, dict):
         raise ValueError("the file does not hold a JSON object")
-    return _migrate(data)
+    return data
 
 
 def load(path: Path | None = None) -> LoadResult:
@@ -186,8 +220,40 @@ def _load(path: Path) -> LoadResult:
 
 
 def save(state: AppState, path: Path | None = None) -> None:
-    """Atomic write (temp file + rename) so a crash mid-write never corrupts the file."""
+    """Atomic write (temp file + rename) so a crash mid-write never corrupts the file;
+    the keys of the file on disk this version does not know are kept. Raises
+    SettingsNotSaved for a newer version's file, OSError when the write fails."""
     path = path or settings_path()
-    data = {"version": VERSION, **to_json(state)}
+    data: dict[str, Any] = {"version": VERSION, **to_json(state)}
     data["engine"] = changed_leaves(state.engine, EngineSettings())
-    write_bytes_atomic(path, (json.dumps(data, indent=2) + "\n").encode("utf-8"))
+    data = merge_unknown(data, _unknown_on_disk(path))
+    write_bytes_atomic(path, (json.dumps(data, indent=2) + "\n").encode("utf-8"), mode=PRIVATE)
+
+
+def _unknown_on_disk(path: Path) -> dict[str, Any]:
+    """What the file now on disk holds that this version does not know. A file that
+    cannot be read is kept as a backup before it is replaced."""
+    try:
+        on_disk = _read_object(path)
+    except FileNotFoundError:
+        return {}
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        log.warning(
+            "replacing unreadable settings file %s (%s)%s",
+            path,
+            exc,
+            _keep_bad_file(path, move=False),
+        )
+        return {}
+    version = on_disk.get("version", 1)
+    if isinstance(version, int) and version > VERSION:
+        raise SettingsNotSaved(
+            f"{path} was written by a newer Fusecam (format {version}); this version "
+            "leaves it as it is, so the changes made now are not saved"
+        )
+    try:
+        migrated, _ = _migrate(on_disk)
+    except ValueError:
+        return {}  # a bad version field: nothing this version can read there to keep
+    migrated.pop("version", None)
+    return unknown_keys(AppState, migrated)

@@ -72,8 +72,14 @@ class LandmarkStage(Stage):
                 self.tracker.drop(track)
                 continue
             with packet.step("track"):
-                face.landmarks = self.tracker.update(
+                smoothed = self.tracker.update(
                     track, result.landmarks, result.presence, t_s, settings.tracking
+                )
+            # The eyes refined on every frame, after smoothing: a blink is over in a
+            # few frames, and smoothed it would barely show.
+            with packet.step("eyes"):
+                face.landmarks, face.irises = self.analyzer.refine_eyes(
+                    packet.frame, smoothed, packet.steps
                 )
             face.presence = result.presence
             kept.append(face)

@@ -2,8 +2,9 @@
 
 Built from one or more photos of one person: each photo's face is unwrapped into the
 mesh's texture space and its own light divided out with a smooth skin field fitted to it
-(engine/swap/shading.py); what cast shadows are left are lifted and specular highlights
-toned down (engine/swap/shadows.py); texels the photo saw at a grazing angle are filled
+(engine/swap/shading.py); what cast shadows are left are lifted, specular highlights
+toned down (engine/swap/shadows.py) and the skin's remaining strong local departures
+evened (engine/swap/departures.py); texels the photo saw at a grazing angle are filled
 from the mirrored side. With several photos, the one that saw the face best gives the
 texture, and the others fill what it saw badly (grazing or in shadow), each normalised
 to one skin colour.
@@ -23,7 +24,8 @@ from engine.core.types import F32, Frame, Landmarks
 from engine.face.fit import FaceFitter, vertex_normals
 from engine.face.mesh import topology
 from engine.render.uvmap import fill_outside, uv_map
-from engine.swap import shading, shadows
+from engine.swap import departures, shading, shadows
+from engine.swap.eyes import Eyeball, eyeball, eyes
 
 _MIRROR_PREFERENCE = 0.05  # the mirrored side only wins where this side was barely seen
 # A texel in a cast shadow or a highlight counts this much less when photos are combined:
@@ -55,6 +57,13 @@ class SourceIdentity:
     # What neural swappers need to compute their own embeddings.
     images: tuple[Frame, ...] = field(default=(), repr=False)
     landmarks: tuple[Landmarks, ...] = field(default=(), repr=False)
+
+    @cached_property
+    def eyeballs(self) -> tuple[Eyeball | None, Eyeball | None]:
+        """The source's eyes as eyeballs behind the lids (engine/swap/eyes.py), right
+        eye first; None for an eye whose iris could not be found."""
+        right, left = (eyeball(self.albedo, eye) for eye in eyes())
+        return right, left
 
     @cached_property
     def render_texture(self) -> F32:
@@ -97,6 +106,7 @@ def unwrap(image: Frame, landmarks: Landmarks, fitter: FaceFitter) -> UnwrappedP
     glare = shadows.highlight_mask(albedo, colour)
     albedo = shadows.tame_highlights(albedo, glare, colour)
     albedo = shadows.even_lit_skin(albedo, colour)
+    albedo = departures.even_departures(albedo)
     misleading = np.maximum(shadow, glare)
     visibility = texel[..., 2] * uvm.covered * (1.0 - _SHADOW_DISTRUST * misleading)
     # Mirror fill: the texture layout is left/right symmetric about u = 0.5.

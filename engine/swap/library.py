@@ -34,7 +34,7 @@ from engine.swap.identity import (
 log = logging.getLogger(__name__)
 
 # Bump when the texture/shape algorithm changes: old cache entries are then ignored.
-CACHE_VERSION = "identity-v7"
+CACHE_VERSION = "identity-v8"
 MIN_EYE_DISTANCE_PX = 24.0
 MESH_POINTS = 468
 

@@ -9,6 +9,7 @@ it in the target's light and skin colour (engine/swap/shading.py).
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import lru_cache
 
 import cv2
@@ -21,9 +22,11 @@ from engine.core.types import F32, Frame
 from engine.face.fit import FaceFitter, vertex_normals
 from engine.face.mesh import topology
 from engine.face.records import Face, FacePatch
+from engine.render.composite import SPLIT_LOW, box
 from engine.render.raster import rasterize_attributes
 from engine.swap import shading
 from engine.swap.apply_light import shade
+from engine.swap.eyes import close_lids, eyes, paint_eyeballs
 from engine.swap.identity import SourceIdentity
 from engine.swap.shape import shape_transfer
 from engine.swap.sharpness import DetailSample, soften
@@ -104,26 +107,15 @@ class FaceRenderer:
         with steps.step("shape"):
             posed = self.posed_landmarks(face, identity, swap, rest_canonical)
         with steps.step("grid"):
-            region = _region(posed, frame.shape)
-            if region is None:
+            grid = _grid(posed, float(face.fit.pose.scale), frame.shape)
+            if grid is None:
                 return None
-            iod = float(face.fit.pose.scale)
-            k = min(1.0, WORK_IOD_PX / iod) if WORK_IOD_PX > 0 else 1.0
-            # A region that halves evenly as far as the scale allows: the frame shrinks
-            # to the working grid mostly by halving (engine/core/resample.py says why).
-            height, width = frame.shape[:2]
-            block = block_factor(k)
-            x0, x1 = snap_span(region[0], region[2], block, width)
-            y0, y1 = snap_span(region[1], region[3], block, height)
-            size = (max(4, round((x1 - x0) * k)), max(4, round((y1 - y0) * k)))
-            scale = np.array([size[0] / (x1 - x0), size[1] / (y1 - y0)], np.float32)
-            origin = np.array([x0, y0], np.float32)
-            local = _to_grid(posed[:, :2], origin, scale)
-            work_iod = iod * float(scale.mean())
+            x0, y0, x1, y1 = grid.box
+            local = grid.to_grid(posed[:, :2])
             triangles, kept_contours = self.holes(swap)
         with steps.step("raster"):
             per_pixel, coverage = self._rasterize(
-                face, identity, swap, posed, local, triangles, (size[1], size[0])
+                face, identity, posed, local, triangles, (grid.size[1], grid.size[0])
             )
             if not coverage.any():
                 return None
@@ -131,13 +123,45 @@ class FaceRenderer:
         with steps.step("texture"):
             source = _lookup(identity.render_texture, per_pixel, texture_size)
             weights = _lookup(_weights(), per_pixel, texture_size)
+            # The target itself on the working grid, each pixel taken from where its mesh
+            # point sits in the frame (sampled from the frame shrunk to the grid: from the
+            # full frame a large face would alias).
+            own = _remap(
+                shrink(frame[y0:y1, x0:x1], grid.size), grid.to_grid(per_pixel[..., 2:4])
+            ).astype(np.float32)
         with steps.step("light"):
-            gain = (
-                _lookup(self._light_field(frame, face, identity), per_pixel, texture_size)
-                if color_match
-                else _NO_GAIN
+            relit, image, mask, features = self._appearance(
+                frame,
+                face,
+                identity,
+                swap,
+                color_match,
+                grid,
+                per_pixel,
+                source,
+                weights,
+                coverage,
+                own,
             )
-            image, mask, features = shade(source, gain, weights, coverage, color_match)
+        if face.irises is not None:
+            with steps.step("eyes"):
+                image = np.ascontiguousarray(image, dtype=np.float32)
+                shifted = face.irises[:, :2] + _eye_shift(face, posed)
+                irises = np.column_stack(
+                    [grid.to_grid(shifted), face.irises[:, 2] * float(grid.scale.mean())]
+                )
+                if swap.follow_eyes:
+                    paint_eyeballs(
+                        image,
+                        relit,
+                        source[..., :3],
+                        weights[..., 0],
+                        local,
+                        irises,
+                        identity.eyeballs,
+                    )
+                close_lids(image, own, weights[..., 0], local, irises)
+        work_iod = grid.work_iod
         with steps.step("detail"):
             if blur_sigma is None or on_detail is not None:
                 sample = DetailSample(image, frame, (x0, y0, x1, y1), coverage, features, work_iod)
@@ -147,15 +171,11 @@ class FaceRenderer:
                     on_detail(sample)
             image = soften(image, blur_sigma * work_iod * SOFTEN)
         if swap.alpha < 1.0:
-            # The target sampled from the frame shrunk to the working grid: sampled
-            # from the full frame a large face would alias.
-            in_target = _to_grid(per_pixel[..., 2:4], origin, scale)
-            image = _mix_target(shrink(frame[y0:y1, x0:x1], size), in_target, image, swap.alpha)
+            image = swap.alpha * image + (1.0 - swap.alpha) * own
         with steps.step("masks"):
             # The target's own mouth, where its inside is in the frame: the posed lips
             # moved a little with the new nose and eyes (engine/swap/shape.py).
-            own = _to_grid(face.landmarks[:, :2], origin, scale)
-            keep = _keep_mask(own, kept_contours, coverage.shape)
+            keep = _keep_mask(grid.to_grid(face.landmarks[:, :2]), kept_contours, coverage.shape)
         return FacePatch(
             x0=int(x0),
             y0=int(y0),
@@ -168,27 +188,54 @@ class FaceRenderer:
             frame_size=(x1 - x0, y1 - y0),
         )
 
+    def _appearance(
+        self,
+        frame: Frame,
+        face: Face,
+        identity: SourceIdentity,
+        swap: SwapSettings,
+        color_match: bool,
+        grid: _Grid,
+        per_pixel: F32,
+        source: F32,
+        weights: F32,
+        coverage: np.ndarray,
+        own: F32,
+    ) -> tuple[F32, F32, F32, F32]:
+        """(relit, image, mask, features): the source's texture in the target's light
+        (`relit`), then in its skin tone and, as much as `swap.likeness` leaves to the
+        target, its broad light (`image`)."""
+        texture_size = identity.albedo.shape[0]
+        gain = (
+            _lookup(self._light_field(frame, face, identity), per_pixel, texture_size)
+            if color_match
+            else _NO_GAIN
+        )
+        relit, mask, features = shade(source, gain, weights, coverage, color_match)
+        image = relit
+        if color_match:  # off, the source's texture shows as it is
+            plain = coverage & (features < 0.05) & (source[..., 3] > 0.5)
+            image = shading.match_tone(image, own, plain, weights[..., 0])
+            if swap.likeness < 1.0:
+                image = _target_broad_light(
+                    image, own, coverage, features, grid.work_iod, 1.0 - swap.likeness
+                )
+        return relit, image, mask, features
+
     def _rasterize(
         self,
         face: Face,
         identity: SourceIdentity,
-        swap: SwapSettings,
         posed: F32,
         local: F32,
         triangles: np.ndarray,
         shape: tuple[int, int],
     ) -> tuple[F32, np.ndarray]:
-        """Per pixel of the region: source texture (u, v) and, when the target is blended
-        in, where the pixel sits in the target; and the coverage."""
+        """Per pixel of the region: where it sits in the source's texture (u, v) and in
+        the target's frame (x, y); and the coverage."""
         assert face.landmarks is not None
-        size = identity.albedo.shape[0]
-        attrs = [self.uv * size]
-        if swap.alpha < 1.0:
-            attrs.append(face.landmarks[:, :2])  # where each point sits in the target
-        per_pixel, coverage = rasterize_attributes(
-            local, posed[:, 2], triangles, np.hstack(attrs), shape
-        )
-        return per_pixel, coverage
+        attrs = np.hstack([self.uv * identity.albedo.shape[0], face.landmarks[:, :2]])
+        return rasterize_attributes(local, posed[:, 2], triangles, attrs, shape)
 
     def _light_field(self, frame: Frame, face: Face, identity: SourceIdentity) -> F32:
         """The BGR gain (S×S×3 over the texture square) taking the source's de-lit skin
@@ -211,6 +258,36 @@ SOFTEN = 1.0
 # swapper and compositor's per-pixel work 0.64× (issue 13 notes). Side by side, the eyes
 # of a 270 px face rendered at 80 and 100 look the same.
 WORK_IOD_PX = 80.0
+
+
+@dataclass(frozen=True)
+class _Grid:
+    """The working grid a face is rendered on: the frame box it covers and its scale."""
+
+    box: tuple[int, int, int, int]  # x0, y0, x1, y1 in the frame
+    size: tuple[int, int]  # (width, height) of the grid
+    scale: F32  # grid pixels per frame pixel, (x, y)
+    work_iod: float  # the face's inter-ocular distance on the grid
+
+    def to_grid(self, points: F32) -> F32:
+        return _to_grid(points, np.array(self.box[:2], np.float32), self.scale)
+
+
+def _grid(posed: F32, iod: float, frame_shape: tuple[int, ...]) -> _Grid | None:
+    """The posed face's grid: at most `WORK_IOD_PX` between the eyes, over a region
+    that halves evenly as far as the scale allows (the frame shrinks to the grid mostly
+    by halving: engine/core/resample.py says why); None when too little is left."""
+    region = _region(posed, frame_shape)
+    if region is None:
+        return None
+    k = min(1.0, WORK_IOD_PX / iod) if WORK_IOD_PX > 0 else 1.0
+    height, width = frame_shape[:2]
+    block = block_factor(k)
+    x0, x1 = snap_span(region[0], region[2], block, width)
+    y0, y1 = snap_span(region[1], region[3], block, height)
+    size = (max(4, round((x1 - x0) * k)), max(4, round((y1 - y0) * k)))
+    scale = np.array([size[0] / (x1 - x0), size[1] / (y1 - y0)], np.float32)
+    return _Grid((x0, y0, x1, y1), size, scale, iod * float(scale.mean()))
 
 
 def _to_grid(points: F32, origin: F32, scale: F32) -> F32:
@@ -254,11 +331,37 @@ def _lookup(texture: F32, per_pixel: F32, texture_size: int) -> F32:
     return _remap(texture, per_pixel[..., :2] * np.float32(texture.shape[0] / texture_size))
 
 
-def _mix_target(target: Frame, where: F32, image: np.ndarray, alpha: float) -> np.ndarray:
-    """The latent blend: the rendered face mixed with the target's own, pixel by pixel
-    (`where`: each render pixel's place in `target`)."""
-    own = _remap(target, where).astype(np.float32)
-    return alpha * image + (1.0 - alpha) * own
+def _eye_shift(face: Face, posed: F32) -> F32:
+    """2×2: how far the shape transfer moved each eye (right, left) in the frame: each
+    moves as a whole (engine/swap/shape.py), and its iris with it."""
+    assert face.landmarks is not None
+    shifts = [
+        (posed[list(eye.contour), :2] - face.landmarks[list(eye.contour), :2]).mean(axis=0)
+        for eye in eyes()
+    ]
+    return np.array(shifts, np.float32)
+
+
+def _target_broad_light(
+    image: F32, own: F32, coverage: np.ndarray, features: F32, iod: float, amount: float
+) -> F32:
+    """`image` with `amount` of its plain skin's broad light and tone (the compositor's
+    low band: coarser than `SPLIT_LOW` IODs) replaced by the target's own (`own`: the
+    target on the same grid), features left as they are.
+
+    What a single source photo's light did at that scale (a shadowed cheek, dark
+    sockets, a lit forehead) cannot be told from its skin, so all of it rode along;
+    the target's own broad light is right by construction. Both lows are taken over the
+    face's pixels only, as the compositor takes them, so that its bands stay
+    consistent. The curve of this trade (likeness against skin artifacts) is in
+    docs/swap.md."""
+    weight = coverage.astype(np.float32)
+    size = SPLIT_LOW * iod
+    norm = 1.0 / (box(weight, size) + 1e-4)
+    ours = box(image * weight[..., None], size) * norm[..., None]
+    theirs = box(own * weight[..., None], size) * norm[..., None]
+    keep = (amount * (1.0 - features) * weight)[..., None]
+    return (image + keep * (theirs - ours)).astype(np.float32)
 
 
 def _keep_mask(local: F32, contours: list[np.ndarray], shape: tuple[int, ...]) -> F32 | None:

@@ -144,7 +144,7 @@ def tame_highlights(texture: F32, mask: F32, skin_colour: F32) -> F32:
 
 def even_lit_skin(texture: F32, skin_colour: F32) -> F32:
     """`texture` with the broad light left on the skin's lit side compressed towards the
-    skin's level; its detail and the features (eyes, brows, lips, nostrils) kept.
+    skin's level; its detail and the features (eyes, brows, lips) kept.
 
     A quadratic field cannot follow the light on a cheek's bulge or a nose's flank, so
     the side of a face that faced the lamp stays up to 1.3–1.5× lighter than its skin

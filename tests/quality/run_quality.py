@@ -1,13 +1,14 @@
 """`make quality`: swap every DEV and WIDE pair like `fusecam swap`, judge them, print one table.
 
 Usage: .venv/bin/python -m tests.quality.run_quality OUT_DIR [--sets dev,wide] [--limit N]
-       [--no-judge] [--set MODULE.ATTR=PYEXPR] [--swap FIELD=PYEXPR,...]
+       [--no-judge] [--no-clips] [--set MODULE.ATTR=PYEXPR] [--swap FIELD=PYEXPR,...]
 
 Each pair gets fresh stages (no tracking carried between images), exactly as a
 `fusecam swap --source S --target T --output OUT.png` call would, but in one process so
 the models load once. Writes OUT_DIR/<set>/ outputs, OUT_DIR/<set>/sheet_*.png contact
 sheets (source | target | output face crops), OUT_DIR/{dev,wide,combined}.json from the
-judge, and prints the table of the issue's targets for DEV, WIDE and both together. The
+judge, and prints the table of the issue's targets for DEV, WIDE and both together, then
+the eye, mouth and gaze carry of the two test clips (`judge video`). The
 gallery is always WIDE's manifest (all 42 identities), as its README asks.
 """
 
@@ -29,7 +30,7 @@ import numpy as np
 
 from engine.core.settings import EngineSettings
 from engine.runtime.factory import build_stages, with_sources
-from engine.runtime.offline import swap_image
+from engine.runtime.offline import swap_image, swap_video
 from engine.runtime.pipeline import Engine
 from engine.swap.library import SourceFaceError, SourceLibrary
 
@@ -43,14 +44,25 @@ GALLERY = TESTDATA / "wide"
 COLUMNS = (
     ("found %", "faces_found_pct", "{:.1f}", "100"),
     ("ID@1 %", "retrieval_at1_pct", "{:.1f}", ">= 95"),
-    ("LSO %", "retrieval_loo_at1_pct", "{:.1f}", ">= 90"),
+    ("LSO %", "retrieval_loo_at1_pct", "{:.1f}", ">= 75"),
     ("pose deg", "pose_err_deg_found_only", "{:.2f}", "<= 1.2"),
-    ("expr", "expr_err_found_only", "{:.4f}", "<= 0.025"),
+    ("expr", "expr_err_found_only", "{:.4f}", "<= 0.030"),
     ("outside %", "outside_changed_frac_found_only", "{:.3%}", "<= 0.1 %"),
     ("|seam grad|", "seam_grad_abs", "{:.3f}", "<= 0.08"),
     ("seam dE", "seam_color", "{:+.2f}", "|.| <= 0.5"),
     ("|sharp log2|", "face_sharpness_abs_log2", "{:.2f}", "<= 0.35"),
     ("sharp log2", "face_sharpness_log2", "{:+.2f}", ""),
+    # Judge 1.2: what the face's inside adds (pairs that pass by eye scored 0-0.035),
+    # how far its skin colour moved, and the target's expression as a viewer reads it.
+    ("skin art", "skin_artifact", "{:.4f}", "<= 0.010"),
+    ("skin art p90", "skin_artifact_p90", "{:.4f}", "<= 0.030"),
+    ("skin art max", "skin_artifact_max", "{:.3f}", "<= 0.050"),
+    ("tone dE", "skin_tone_dE", "{:.2f}", "<= 2.0"),
+    ("tone dE max", "skin_tone_dE_max", "{:.1f}", "<= 5"),
+    ("act eyes", "action_eyes", "{:.4f}", "<= 0.015"),
+    ("act mouth", "action_mouth", "{:.4f}", ""),
+    ("act smile", "action_smile", "{:.4f}", ""),
+    ("act err", "action_err", "{:.4f}", "<= 0.015"),
 )
 
 
@@ -168,7 +180,16 @@ def judge(pairs_file: Path, outputs: Path, json_out: Path) -> dict[str, float]:
     cmd = [str(JUDGE), "batch", "--workers", "2", "--pairs", str(pairs_file)]
     cmd += ["--outputs", str(outputs), "--gallery", str(GALLERY), "--json", str(json_out)]
     subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
-    aggregate: dict[str, float] = json.loads(json_out.read_text())["aggregate"]
+    report = json.loads(json_out.read_text())
+    aggregate: dict[str, float] = report["aggregate"]
+    # The judge gives means; a few bad pairs are what a viewer remembers, so the tail too.
+    # A pair without an output counts with the judge's failure values.
+    skin = np.array([item.get("skin_artifact", 1.0) for item in report["items"]])
+    tone = np.array([item.get("skin_tone_dE", 40.0) for item in report["items"]])
+    if len(skin):
+        aggregate["skin_artifact_p90"] = float(np.percentile(skin, 90))
+        aggregate["skin_artifact_max"] = float(skin.max())
+        aggregate["skin_tone_dE_max"] = float(tone.max())
     return aggregate
 
 
@@ -232,12 +253,57 @@ def _swap_one(
     swap_image(engine, target, out, label=False)  # as above: the judge scores the swap
 
 
+# The issue's two clips and their sources: eye, mouth and gaze carry (judge video).
+CLIPS = (
+    ("obama_1.mp4", "robert_downey_jr_2.jpg"),
+    ("lin_manuel_miranda_1.mp4", "obama_2.jpg"),
+)
+CARRY = ("eyes_open", "mouth_open", "gaze_x", "gaze_y")
+
+
+def judge_clip(
+    clip: str,
+    face: str,
+    base: EngineSettings,
+    library: SourceLibrary,
+    folder: Path,
+    every: int = 5,
+) -> dict[str, float]:
+    """`video/<clip>` swapped from `faces/<face>` as `fusecam swap` does, into `folder`,
+    and the aggregate of `judge video` on it (every `every`-th frame fully scored)."""
+    source, target = TESTDATA / "faces" / face, TESTDATA / "video" / clip
+    settings = with_sources(base, library, [source])
+    output = folder / clip
+    swap_video(Engine(build_stages(settings, library=library), settings), target, output)
+    report = folder / f"{Path(clip).stem}.json"
+    cmd = [str(JUDGE), "video", "--source", str(source), "--target", str(target)]
+    cmd += ["--output", str(output), "--every", str(every), "--json", str(report)]
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+    scores = json.loads(report.read_text())
+    aggregate: dict[str, float] = scores.get("aggregate", scores)
+    return aggregate
+
+
+def clip_carry(out: Path, base: EngineSettings, library: SourceLibrary) -> str:
+    """Each clip's carry slope (1 = the target's motion carried in full), its r, and
+    the jitter."""
+    folder = out / "clips"
+    folder.mkdir(parents=True, exist_ok=True)
+    head = [f"{k} slope (r)" for k in CARRY]
+    lines = ["| clip | " + " | ".join(head) + " | jitter |", "|---|" + "---|" * (len(head) + 1)]
+    for clip, face in CLIPS:
+        scores = judge_clip(clip, face, base, library, folder)
+        cells = [f"{scores[f'{k}_carry_slope']:.2f} ({scores[f'{k}_carry_r']:.2f})" for k in CARRY]
+        lines.append(f"| {clip} | " + " | ".join(cells) + f" | {scores['temporal_jitter']:.3f} |")
+    return "\n".join(lines)
+
+
 def table(results: dict[str, dict[str, float]]) -> str:
     head = ["set", "n", *(c[0] for c in COLUMNS)]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for name, agg in results.items():
         cells = [name, str(agg["n_items"])]
-        cells += [fmt.format(agg[key]) for _, key, fmt, _ in COLUMNS]
+        cells += [fmt.format(agg.get(key, float("nan"))) for _, key, fmt, _ in COLUMNS]
         lines.append("| " + " | ".join(cells) + " |")
     lines.append("| target | | " + " | ".join(c[3] for c in COLUMNS) + " |")
     return "\n".join(lines)
@@ -252,9 +318,18 @@ def main() -> int:
     parser.add_argument(
         "--several", action="store_true", help="also compare one photo with all of a person's"
     )
+    parser.add_argument("--no-clips", action="store_true", help="skip the two clips' carry")
     parser.add_argument("--set", action="append", default=[], metavar="MODULE.ATTR=PYEXPR")
     parser.add_argument("--swap", default="", metavar="FIELD=PYEXPR,...")
     args = parser.parse_args()
+    if not TESTDATA.is_dir() or (not args.no_judge and not JUDGE.exists()):
+        # A developer tool: the photos and the judge live in the development workspace.
+        print(
+            f"make quality needs the development workspace beside the checkout: "
+            f"{TESTDATA} and {JUDGE} (not part of Fusecam; users do not need them)",
+            file=sys.stderr,
+        )
+        return 2
     for item in args.set:
         name, value = item.split("=", 1)
         module, attr = name.rsplit(".", 1)
@@ -282,6 +357,8 @@ def main() -> int:
                 Path(tmp) / "combined.tsv", args.out, args.out / "combined.json"
             )
     print(table(results))
+    if not args.no_clips:
+        print(clip_carry(args.out, base, library))
     if args.several:
         print(several_photos(args.out, base, library))
     return 0

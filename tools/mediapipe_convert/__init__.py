@@ -7,7 +7,7 @@ graph_configs      the MediaPipe graphs compiled into the native library
 graph_info         what the manifest records of each model's graph (anchors, ranges)
 specs              the models to convert and what the manifest says of them
 tflite_dense       sparse TFLite weights made dense (tf2onnx cannot read them)
-onnx_passes        reproducible names and lossless float16 weights
+onnx_passes        reproducible names, lossless float16 weights, a dynamic batch
 convert            one model through tf2onnx and the passes; all of them in order
 manifest           each model's manifest entry; merging into manifest.json
 anchors, imaging   SSD anchors and box decoding; photo preprocessing for the check

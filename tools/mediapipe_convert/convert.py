@@ -8,7 +8,7 @@ from typing import Any
 
 from .graph_configs import GraphConfigs
 from .manifest import manifest_entry, sha256_bytes
-from .onnx_passes import canonicalize_names, compact_float16_weights
+from .onnx_passes import canonicalize_names, compact_float16_weights, dynamic_batch
 from .specs import LICENCE, NOTICE, ModelSpec
 from .tflite_dense import densify_tflite
 
@@ -39,6 +39,8 @@ def convert_one(
     proto, _ = tf2onnx.convert.from_tflite(str(to_convert), opset=opset)
     canonicalize_names(proto)
     fp16 = compact_float16_weights(proto)
+    if spec.dynamic_batch:
+        dynamic_batch(proto)
     source = (
         f"{provenance} wheel, mediapipe/{spec.tflite}, converted by "
         f"tools/convert_mediapipe_models.py (tf2onnx {tf2onnx.__version__}, opset {opset})"

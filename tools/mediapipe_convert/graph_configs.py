@@ -19,6 +19,9 @@ GRAPH_TYPES = (
     "FaceLandmarkCpu",
     "PalmDetectionCpu",
     "HandLandmarkCpu",
+    # The attention mesh's refinement: where the 71 eye points of the iris model's layout
+    # go in the 468-mesh (the iris graphs themselves are not in the library).
+    "TensorsToFaceLandmarksWithAttention",
 )
 
 

@@ -193,3 +193,68 @@ def hand_landmark_info(g: GraphConfigs) -> dict[str, Any]:
         },
         "graph": "HandLandmarkCpu",
     }
+
+
+# The iris graphs (mediapipe/modules/iris_landmark/iris_landmark_cpu.pbtxt,
+# iris_landmark_landmarks_to_roi.pbtxt, iris_landmark_left_and_right_cpu.pbtxt) are not
+# compiled into the wheel's library, so their few values are written here from MediaPipe's
+# source; the refinement mapping is read from the wheel.
+IRIS_GRAPHS = (
+    "IrisLandmarkLeftAndRightCpu -> IrisLandmarkLandmarksToRoi, IrisLandmarkCpu "
+    "(not in the wheel's library: values from MediaPipe's iris_landmark/*.pbtxt)"
+)
+IRIS_CROP = {
+    "corners": "two mesh landmarks per eye; the box of the two, rotated by the line from "
+    "the first to the second (DetectionsToRectsCalculator, target angle 0)",
+    "scale": 2.3,
+    "square_long": True,
+    "border_mode": "BORDER_REPLICATE",
+    "flip_horizontally": "the eye MediaPipe calls right (is_right_eye): the model is "
+    "trained on the other one only; its output x is flipped back",
+}
+
+
+def iris_info(g: GraphConfigs) -> dict[str, Any]:
+    """The iris model's crop and where its 71 eye points go in the 468-point mesh."""
+    refine = g.options(
+        "TensorsToFaceLandmarksWithAttention",
+        "LandmarksRefinementCalculator",
+        g.protos.refine.LandmarksRefinementCalculatorOptions,
+    )
+    eye_maps = [list(r.indexes_mapping) for r in refine.refinement if len(r.indexes_mapping) == 71]
+    if len(eye_maps) != 2:
+        raise LookupError(f"expected two 71-point eye refinements, found {len(eye_maps)}")
+    eyes = []
+    for name, corners, mesh_ids in (
+        ("left", [33, 133], eye_maps[0]),
+        ("right", [362, 263], eye_maps[1]),
+    ):
+        if not set(corners) <= set(mesh_ids[:9]):
+            raise AssertionError(f"{name} eye: corners {corners} not in its lower lid")
+        eyes.append(
+            {"mediapipe_name": name, "corners": corners, "flipped": name == "right",
+             "mesh_ids": mesh_ids}
+        )  # fmt: skip
+    return {
+        "image_to_tensor": {
+            "output_tensor_width": 64,
+            "output_tensor_height": 64,
+            "output_tensor_float_range": [0.0, 1.0],
+            "keep_aspect_ratio": True,
+            "border_mode": "BORDER_REPLICATE",
+        },
+        "eye_crop": {**IRIS_CROP, "eyes": eyes},
+        "refinement": {
+            "graph": "TensorsToFaceLandmarksWithAttention (LandmarksRefinementCalculator), "
+            "the same 71-point eye layout",
+            "lid_points": 16,
+            "lid_layout": "lower lid corner to corner (9), upper lid without the corners (7)",
+            "z_refinement": "none",
+        },
+        "postprocessing": {
+            "num_eye_landmarks": 71,
+            "num_iris_landmarks": 5,
+            "landmark_units": "input-tensor pixels (x, y, z); divide by 64 to normalize",
+        },
+        "graph": IRIS_GRAPHS,
+    }

@@ -16,6 +16,11 @@ def sha256_bytes(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+def _shape(value: Any) -> list[int | str]:
+    """A graph input's or output's shape; a dynamic dimension by its name ("batch")."""
+    return [d.dim_param or d.dim_value for d in value.type.tensor_type.shape.dim]
+
+
 def manifest_entry(
     spec: ModelSpec,
     proto: Any,
@@ -30,7 +35,7 @@ def manifest_entry(
     A detector's anchor options must give exactly one anchor per box the model outputs.
     """
     graph_in = proto.graph.input[0]
-    in_shape = [d.dim_value for d in graph_in.type.tensor_type.shape.dim]
+    in_shape = _shape(graph_in)
     lo, hi = info["image_to_tensor"]["output_tensor_float_range"]
     entry: dict[str, Any] = {
         "name": spec.name,
@@ -54,7 +59,7 @@ def manifest_entry(
         "outputs": [
             {
                 "name": o.name,
-                "shape": [d.dim_value for d in o.type.tensor_type.shape.dim],
+                "shape": _shape(o),
                 "description": spec.output_notes.get(o.name, ""),
             }
             for o in proto.graph.output
@@ -64,7 +69,7 @@ def manifest_entry(
         "mediapipe_graph": info["graph"],
         "conversion": {**conversion, **spec.extra},
     }
-    for key in ("anchors", "postprocessing"):
+    for key in ("anchors", "postprocessing", "eye_crop", "refinement"):
         if key in info:
             entry[key] = info[key]
     if "anchors" in entry:

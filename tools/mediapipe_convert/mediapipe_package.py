@@ -76,6 +76,9 @@ def import_protos() -> types.SimpleNamespace:
     ns.t2l = importlib.import_module(
         "mediapipe.calculators.tensor.tensors_to_landmarks_calculator_pb2"
     )
+    ns.refine = importlib.import_module(
+        "mediapipe.calculators.util.landmarks_refinement_calculator_pb2"
+    )
     ns.thresh = importlib.import_module("mediapipe.calculators.util.thresholding_calculator_pb2")
     ns.nms = importlib.import_module(
         "mediapipe.calculators.util.non_max_suppression_calculator_pb2"

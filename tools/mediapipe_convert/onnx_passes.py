@@ -1,4 +1,5 @@
-"""Passes over the converted ONNX graph: reproducible names and compact float16 weights."""
+"""Passes over the converted ONNX graph: reproducible names, compact float16 weights and a
+dynamic batch dimension."""
 
 from __future__ import annotations
 
@@ -78,3 +79,35 @@ def compact_float16_weights(model: Any, min_elements: int = 16) -> int:
     graph.node.extend(nodes)
     onnx.checker.check_model(model)
     return converted
+
+
+def dynamic_batch(model: Any) -> int:
+    """Make the batch dimension of the graph's inputs and outputs ``"batch"``.
+
+    TFLite models have batch 1 fixed, and tf2onnx writes it into the reshapes too; a
+    Reshape's leading 1 becomes 0 (copy the input's dimension), so N inputs run as one
+    call (the iris model takes both eyes at once). Returns the number of reshapes changed.
+    """
+    import onnx
+    from onnx import numpy_helper
+
+    graph = model.graph
+    for value in [*graph.input, *graph.output]:
+        dim = value.type.tensor_type.shape.dim[0]
+        if dim.dim_value != 1:
+            raise ValueError(f"{value.name}: batch dimension is {dim}, expected 1")
+        dim.ClearField("dim_value")
+        dim.dim_param = "batch"
+    shapes = {node.input[1] for node in graph.node if node.op_type == "Reshape"}
+    changed = 0
+    for index, init in enumerate(graph.initializer):
+        if init.name not in shapes:
+            continue
+        shape = numpy_helper.to_array(init).copy()
+        if shape[0] != 1:
+            raise ValueError(f"Reshape to {shape.tolist()}: no leading batch of 1 to free")
+        shape[0] = 0
+        graph.initializer[index].CopyFrom(numpy_helper.from_array(shape, init.name))
+        changed += 1
+    onnx.checker.check_model(model)
+    return changed

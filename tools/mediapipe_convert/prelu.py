@@ -1,5 +1,6 @@
-"""The PRelu rewrite the shipped face mesh and palm detector carry (tools/rewrite_prelu.py),
-applied to the verified conversion so that a reconversion gives the bundled files."""
+"""The PRelu rewrite the shipped face mesh, palm detector and iris model carry
+(tools/rewrite_prelu.py), applied to the verified conversion so that a reconversion gives
+the bundled files."""
 
 from __future__ import annotations
 

@@ -7,7 +7,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .graph_configs import GraphConfigs
-from .graph_info import detector_info, face_landmark_info, hand_landmark_info, palm_info
+from .graph_info import (
+    detector_info,
+    face_landmark_info,
+    hand_landmark_info,
+    iris_info,
+    palm_info,
+)
 
 LICENCE = "Apache-2.0"
 NOTICE = "Copyright Google LLC; MediaPipe, Apache License 2.0"
@@ -28,6 +34,7 @@ class ModelSpec:
     output_notes: dict[str, str]
     graph_info: Callable[[GraphConfigs], dict[str, Any]]
     optional: bool = False
+    dynamic_batch: bool = False  # batch dimension "batch" instead of TFLite's fixed 1
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -75,6 +82,25 @@ def model_specs(palm_variant: str, hand_variant: str) -> list[ModelSpec]:
                 "conv2d_31": "face presence logit (apply sigmoid; threshold 0.5)",
             },
             graph_info=face_landmark_info,
+        ),
+        ModelSpec(
+            name="iris_landmark",
+            tflite="modules/iris_landmark/iris_landmark.tflite",
+            preprocessing=(
+                "RGB eye crop (MediaPipe: box of the eye's two corners, rotated by their "
+                "line, 2.3x its longer side, square, edge replicated; MediaPipe's right eye "
+                "(mesh 362/263) mirrored), resized to 64x64, scale to [0,1]; both eyes as "
+                "one batch"
+            ),
+            output_notes={
+                "output_eyes_contours_and_brows": (
+                    "71 eye points x (x, y, z), flattened, in input pixels: lids (16), "
+                    "rings round them and the brow; mesh vertices in eye_crop.eyes"
+                ),
+                "output_iris": "5 iris points x (x, y, z): centre, then 4 on its edge",
+            },
+            graph_info=iris_info,
+            dynamic_batch=True,
         ),
         ModelSpec(
             name="palm_detection",

@@ -46,7 +46,8 @@ def real_inputs(
     """Real-photo inputs per model, with a note of how they were made.
 
     Detectors get the letterboxed photo; the landmark models get a face crop found with
-    the converted short-range detector (so the decoding options are exercised too).
+    the converted short-range detector (so the decoding options are exercised too), the
+    iris model a crop round one eye found with the converted face mesh.
     """
     out: dict[str, tuple[np.ndarray, str]] = {}
     for name in ("face_detection_short_range", "face_detection_full_range", "palm_detection"):
@@ -71,7 +72,33 @@ def real_inputs(
             e = entries[name]
             crop = square_crop(image, box_px, 1.5, e["input"]["shape"][1])
             out[name] = (to_range(crop, e["input"]["range"]), "face crop 1.5x around the detection")
+    if "iris_landmark" in entries:
+        out["iris_landmark"] = (
+            _eye_input(image, box_px, entries, models),
+            "crop 2.3x around mesh 33/133 (the converted face mesh on the face crop), unrotated",
+        )
     return out
+
+
+def _eye_input(
+    image: Any, box_px: np.ndarray, entries: dict[str, dict[str, Any]], models: dict[str, bytes]
+) -> np.ndarray:
+    """The iris model's input for the eye between mesh corners 33 and 133 (not turned by
+    their line: a check input, not MediaPipe's exact crop)."""
+    mesh = entries["face_landmark"]
+    size = mesh["input"]["shape"][1]
+    face = to_range(square_crop(image, box_px, 1.5, size), mesh["input"]["range"])
+    raw = OnnxRunner(models["face_landmark"])(face)
+    points = raw[mesh["outputs"][0]["name"]].reshape(-1, 3)[[33, 133], :2]
+    # square_crop's square: side 1.5 × the box's longer side, on the box centre.
+    x0, y0, x1, y1 = box_px
+    side = 1.5 * max(x1 - x0, y1 - y0)
+    corners = np.array([x0 + x1 - side, y0 + y1 - side]) / 2 + points * side / size
+    iris = entries["iris_landmark"]
+    crop = square_crop(
+        image, np.concatenate([corners.min(0), corners.max(0)]), 2.3, iris["input"]["shape"][1]
+    )
+    return to_range(crop, iris["input"]["range"])
 
 
 def verify(
@@ -88,7 +115,7 @@ def verify(
     its manifest entry."""
     ref_runner, onnx_runner = TfliteRunner(source), OnnxRunner(model)
     lo, hi = entry["input"]["range"]
-    shape = entry["input"]["shape"]
+    shape = [d if isinstance(d, int) else 1 for d in entry["input"]["shape"]]  # "batch": 1
     worst: dict[str, float] = {}
     for trial in range(trials):
         x = rng.uniform(lo, hi, size=shape).astype(np.float32)

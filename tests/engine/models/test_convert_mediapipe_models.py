@@ -74,3 +74,24 @@ def test_onnx_passes_keep_the_function(tool: ModuleType) -> None:
     session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
     np.testing.assert_array_equal(session.run(None, {"x": x})[0], x * exact + inexact)
     onnx.checker.check_model(model)
+
+
+def test_dynamic_batch_runs_several_inputs_at_once(tool: ModuleType) -> None:
+    # As tf2onnx writes a TFLite model: batch 1 in the graph's shapes and in the Reshape.
+    graph = helper.make_graph(
+        [helper.make_node("Reshape", ["x", "shape"], ["y"], name="flatten")],
+        "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 4, 4, 3])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 48])],
+        [numpy_helper.from_array(np.array([1, -1], np.int64), "shape")],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+    model.ir_version = 8
+
+    assert tool.onnx_passes.dynamic_batch(model) == 1
+    assert model.graph.input[0].type.tensor_type.shape.dim[0].dim_param == "batch"
+    x = np.random.default_rng(0).normal(size=(2, 4, 4, 3)).astype(np.float32)
+    session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    np.testing.assert_array_equal(session.run(None, {"x": x})[0], x.reshape(2, 48))
+    with pytest.raises(ValueError, match="batch dimension"):
+        tool.onnx_passes.dynamic_batch(model)  # already dynamic: nothing to free

@@ -53,7 +53,7 @@ def test_the_rewrite_is_the_same_function(tool: ModuleType) -> None:
     assert tool.rewrite_prelu(model) == 0  # nothing left: running it again changes nothing
 
 
-@pytest.mark.parametrize("name", ["face_landmark", "palm_detection"])
+@pytest.mark.parametrize("name", ["face_landmark", "palm_detection", "iris_landmark"])
 def test_bundled_models_ship_without_prelu(name: str) -> None:
     """tf2onnx writes PRelu; tools/convert_mediapipe_models.py rewrites it as it converts,
     else these models run ~1.4–1.9× slower on the CPU."""

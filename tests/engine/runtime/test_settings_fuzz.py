@@ -14,7 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.core.dataclass_json import to_json
-from engine.runtime.settings_store import AppState, GalleryEntry, load, save
+from engine.runtime import settings_store
+from engine.runtime.settings_store import AppState, GalleryEntry, SettingsNotSaved, load, save
 from engine.sources.choice import InputChoice
 
 ISSUE_FILES = {
@@ -55,7 +56,7 @@ def test_files_that_crashed_the_app_load_with_a_message(tmp_path: Path, text: st
     loaded = load(path)
     assert len(loaded.messages) == 1, loaded.messages
     _assert_valid(loaded.state)
-    assert (tmp_path / "settings.json.bad").read_text() == text  # the user's file is kept
+    assert (tmp_path / "settings.json.bad.1").read_text() == text  # the user's file is kept
 
 
 def test_one_bad_gallery_entry_costs_only_itself(tmp_path: Path) -> None:
@@ -146,9 +147,20 @@ def _load_text(tmp_path: Path, text: str) -> None:
     path.write_text(text, encoding="utf-8", errors="surrogatepass")
     loaded = load(path)  # the property: never raises…
     _assert_valid(loaded.state)  # …returns a valid state…
-    save(loaded.state, path)  # …that saves and loads back unchanged, without complaint
+    if path.is_file() and _newer(path):  # …leaves a newer version's file as it is…
+        before = path.read_bytes()
+        with pytest.raises(SettingsNotSaved):
+            save(loaded.state, path)
+        assert path.read_bytes() == before
+        return
+    save(loaded.state, path)  # …and otherwise saves and loads back unchanged, quietly
     again = load(path)
     assert again.state == loaded.state and again.messages == ()
+
+
+def _newer(path: Path) -> bool:
+    version = json.loads(path.read_text(encoding="utf-8")).get("version", 1)
+    return isinstance(version, int) and version > settings_store.VERSION
 
 
 _FUZZ = settings(

@@ -62,7 +62,7 @@ def test_corrupt_file_gives_defaults_and_keeps_the_bad_file(tmp_path: Path) -> N
     loaded = load(path)
     assert loaded.state == AppState()
     assert len(loaded.messages) == 1 and "could not be read" in loaded.messages[0]
-    assert (tmp_path / "settings.json.bad").read_text().startswith('{"version"')
+    assert (tmp_path / "settings.json.bad.1").read_text().startswith('{"version"')
     assert not path.exists()
 
 
@@ -95,7 +95,7 @@ def test_invalid_values_fall_back_one_by_one(tmp_path: Path) -> None:
     for fragment in ("engine.swap.alpha", "engine.output.mirror", "engine.enhancer.mode"):
         assert fragment in message
     # The file as the user had it is kept beside: the app will save over the original.
-    assert json.loads((tmp_path / "settings.json.bad").read_text()) == data
+    assert json.loads((tmp_path / "settings.json.bad.1").read_text()) == data
 
 
 def test_newer_format_is_read_with_a_note(tmp_path: Path) -> None:

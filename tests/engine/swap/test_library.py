@@ -45,7 +45,7 @@ class CountingAnalyzer(FaceAnalyzer):
 
     def __init__(self, refuse: bool = False) -> None:
         real = analyzer()
-        super().__init__(real.short, real.full, real.mesh)
+        super().__init__(real.short, real.full, real.mesh, real.eyes)
         self.calls = 0
         self.refuse = refuse
 

@@ -226,11 +226,13 @@ def test_a_photo_swapped_onto_itself_is_reproduced(
     # The light transfer puts the photo's own light back on its de-lit texture. Not all
     # of it, by design: cast shadows were lifted and specular highlights toned down in
     # the texture (they are not the person), and highlights above the knee are
-    # compressed. Measured: 6.3 (Eileen, whose flash-lit face loses its shine; 3.7 before
-    # highlights were toned down), 1.7.
+    # compressed; and the plain skin's own departures from its broad shading (blotches,
+    # a glossy stripe) are evened (engine/swap/departures.py). Measured: 5.4 (Eileen),
+    # 8.2 (Grace, whose blotchy skin is evened; 1.7 before that step); the eyes' work
+    # adds 0.1-0.2 of it.
     patch = renderer.render(frame, face, identity, SwapSettings(shape_alpha=0.0))
     assert patch is not None
-    assert float(_face_difference(frame, patch).mean()) < 7.5
+    assert float(_face_difference(frame, patch).mean()) < 10.0
 
 
 # --- shape --------------------------------------------------------------------------------------

@@ -1,0 +1,384 @@
+"""The eyes follow the target: its lids' opening and its gaze, with the source's eyes.
+
+A source photo's eye is one moment of that person: its lids as open as they were, its
+iris where it looked. Mapped onto the target's mesh like the rest of the face, its
+eyeball is squeezed into the target's opening: a blink shows a flattened open eye, not
+a closed lid, and the gaze stays the photo's. So the source's eye is treated as an
+eyeball behind the lids: once, from its texture, the iris is found and completed
+(where the photo's lids hid it, from its own rings; the rest the sclera's colour); on
+every frame that eyeball is placed, unsqueezed (turned and scaled with the eye's
+corners only), so that its iris sits where the target's iris is (the iris model,
+engine/face/iris.py), and shown through the target's opening. The lids around the
+opening are the source's, on the target's refined lid contour: when the target's eye
+closes, the opening closes and the source's lids meet over it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from engine.core.types import F32
+from engine.face.mesh import topology
+
+IRIS_RADIUS = 0.21  # iris radius over the eye's width (corner to corner); ~11.7 mm of ~28
+BINS = 8
+# The sclera's fill: its lighter part (the median was dull grey: the corners and the
+# lids' shadow lie on it).
+SCLERA_PCT = 75
+EDGE = 1.15  # the profile reaches this far out (radii): the limbal ring's outer edge
+LUMA = np.array([0.114, 0.587, 0.299], np.float32)  # BGR
+
+
+@dataclass(frozen=True)
+class Eye:
+    corners: tuple[int, int]  # mesh ids of the eye's two corners
+    contour: tuple[int, ...]  # mesh ids of the lid margin, around the opening
+
+
+@lru_cache(maxsize=1)
+def eyes() -> tuple[Eye, Eye]:
+    topo = topology()
+    return (
+        Eye((33, 133), tuple(int(i) for i in topo.regions["right_eye"])),
+        Eye((362, 263), tuple(int(i) for i in topo.regions["left_eye"])),
+    )
+
+
+def _disk(radius: float) -> NDArray[np.float32]:
+    r = max(1, round(radius))
+    y, x = np.mgrid[-r : r + 1, -r : r + 1]
+    return ((x * x + y * y) <= radius * radius).astype(np.float32)
+
+
+def find_iris(image: F32, opening: F32, radius: float) -> tuple[float, float] | None:
+    """Centre (x, y) of the iris in `image` (h×w×3 BGR) inside the eye `opening` (h×w,
+    0..1): the disk of `radius` px holding the most darkness against the opening's
+    sclera. None when too little of the opening is seen to tell."""
+    seen = opening > 0.5
+    if seen.sum() < max(4.0, 0.3 * np.pi * radius * radius):
+        return None
+    lum = image @ LUMA
+    sclera = float(np.percentile(lum[seen], 85))
+    darkness = np.clip(1.0 - lum / max(sclera, 1.0), 0.0, 1.0) * opening
+    # A dark disk on a lighter ring: the lash line along the upper lid is dark too, but
+    # long and thin, and the ring term keeps it from pulling the centre onto the lid.
+    disk = _disk(radius)
+    ring = _disk(1.6 * radius)
+    pad = (ring.shape[0] - disk.shape[0]) // 2
+    ring[pad : pad + disk.shape[0], pad : pad + disk.shape[1]] -= disk
+    kernel = np.pad(disk, pad) / disk.sum() - 0.5 * ring / max(ring.sum(), 1.0)
+    score = cv2.filter2D(darkness.astype(np.float32), -1, kernel, borderType=cv2.BORDER_CONSTANT)
+    score = np.where(opening > 0.25, score, -np.inf)
+    yy, xx = np.unravel_index(int(np.argmax(score)), score.shape)
+    y, x = int(yy), int(xx)
+    if not np.isfinite(score[y, x]) or score[y, x] <= 0.05:
+        return None
+    # Sub-pixel: the parabola through the peak and its neighbours, per axis.
+    return x + _vertex(score, y, x, 1), y + _vertex(score, y, x, 0)
+
+
+def _vertex(score: np.ndarray, y: int, x: int, axis: int) -> float:
+    idx = (y, x)
+    lo = list(idx)
+    hi = list(idx)
+    lo[axis] -= 1
+    hi[axis] += 1
+    if min(lo) < 0 or hi[axis] >= score.shape[axis]:
+        return 0.0
+    a, b, c = score[tuple(lo)], score[idx], score[tuple(hi)]
+    if not (np.isfinite(a) and np.isfinite(c)):
+        return 0.0
+    den = a - 2 * b + c
+    return float(np.clip(0.5 * (a - c) / den, -0.5, 0.5)) if den < 0 else 0.0
+
+
+def _radii(shape: tuple[int, int], centre: tuple[float, float], radius: float) -> F32:
+    y, x = np.mgrid[0 : shape[0], 0 : shape[1]].astype(np.float32)
+    return np.hypot(x - centre[0], y - centre[1]) / max(radius, 1e-3)
+
+
+def iris_profile(
+    image: F32, opening: F32, centre: tuple[float, float], radius: float
+) -> F32 | None:
+    """BINS×3 median colours of `image` over rings around `centre` (in radii, 0..1),
+    from what the opening shows; rings hidden under the lids take their neighbour's."""
+    t = _radii(opening.shape, centre, radius)
+    seen = opening > 0.7
+    bins = np.minimum((t * BINS).astype(np.int32), BINS)
+    colours = np.full((BINS, 3), np.nan, np.float32)
+    for k in range(BINS):
+        here = seen & (bins == k)
+        if here.sum() >= 3:
+            colours[k] = np.median(image[here], axis=0)
+    known = np.flatnonzero(~np.isnan(colours[:, 0]))
+    if len(known) == 0:
+        return None
+    for k in range(BINS):
+        if np.isnan(colours[k, 0]):
+            colours[k] = colours[known[np.argmin(np.abs(known - k))]]
+    return colours
+
+
+@dataclass(frozen=True)
+class Eyeball:
+    """One eye of the source in texture space, as an eyeball the lids can slide over:
+    inside the source's opening its own pixels; where its lids hid it, the iris
+    completed from its radial profile and the rest its sclera's colour."""
+
+    image: F32  # h×w×3 BGR albedo (a crop of the texture)
+    origin: tuple[float, float]  # the crop's top-left in texture pixels
+    iris: tuple[float, float]  # the iris centre, in crop pixels
+    corners: NDArray[np.float32]  # 2×2: the eye's corners, in crop pixels
+
+
+def eyeball(albedo: F32, eye: Eye) -> Eyeball | None:
+    size = albedo.shape[0]
+    uv = topology().uv * size
+    pts = uv[list(eye.contour)].astype(np.float32)
+    width = float(np.linalg.norm(uv[eye.corners[0]] - uv[eye.corners[1]]))
+    radius = IRIS_RADIUS * width
+    lo = np.floor(pts.min(axis=0) - 1.5 * radius).astype(int)
+    hi = np.ceil(pts.max(axis=0) + 1.5 * radius).astype(int)
+    lo = np.maximum(lo, 0)
+    hi = np.minimum(hi, size)
+    mask = np.zeros((size, size), np.uint8)
+    cv2.fillPoly(mask, [np.round(pts * 4).astype(np.int32)], 255, cv2.LINE_AA, 2)
+    opening = mask[lo[1] : hi[1], lo[0] : hi[0]].astype(np.float32) / 255.0
+    crop = np.ascontiguousarray(albedo[lo[1] : hi[1], lo[0] : hi[0]], dtype=np.float32)
+    centre = find_iris(crop, opening, radius)
+    if centre is None:
+        return None
+    profile = iris_profile(crop, opening, centre, radius)
+    if profile is None:
+        return None
+    t = _radii(opening.shape, centre, radius)
+    seen = opening > 0.7
+    sclera_px = seen & (t > 1.3)
+    sclera = (
+        np.percentile(crop[sclera_px], SCLERA_PCT, axis=0)
+        if sclera_px.sum() >= 3
+        else np.percentile(crop[seen].reshape(-1, 3), 85, axis=0)
+        if seen.any()
+        else profile[-1]
+    )
+    x = np.clip(t * BINS - 0.5, 0.0, BINS - 1.0)
+    k0 = np.floor(x).astype(np.int32)
+    k1 = np.minimum(k0 + 1, BINS - 1)
+    f = (x - k0)[..., None]
+    iris = profile[k0] * (1.0 - f) + profile[k1] * f
+    edge = np.clip((EDGE - t) / (EDGE - 1.0), 0.0, 1.0)[..., None]
+    filled = sclera + (iris - sclera) * edge
+    # The opening's own pixels, eroded a little: at the lid margin they are lashes.
+    own = cv2.erode(opening, np.ones((3, 3), np.uint8))[..., None]
+    image = filled + (crop - filled) * own
+    corners = (uv[list(eye.corners)] - lo).astype(np.float32)
+    return Eyeball(image.astype(np.float32), (float(lo[0]), float(lo[1])), centre, corners)
+
+
+def eye_similarity(
+    eyeball: Eyeball, corners: NDArray[np.float32], iris: tuple[float, float] | None
+) -> NDArray[np.float64]:
+    """2×3 affine taking render pixels to eyeball-crop pixels: the eye's corner line
+    onto the source's (scale and turn, never squeezed across it), and the target's iris
+    onto the source's; without an iris, the eyes' midpoints onto each other."""
+    a, b = corners.astype(np.float64)
+    sa, sb = eyeball.corners.astype(np.float64)
+    d, ds = b - a, sb - sa
+    scale = float(np.linalg.norm(ds)) / max(float(np.linalg.norm(d)), 1e-6)
+    angle = np.arctan2(ds[1], ds[0]) - np.arctan2(d[1], d[0])
+    c, s = np.cos(angle) * scale, np.sin(angle) * scale
+    rot = np.array([[c, -s], [s, c]])
+    if iris is None:
+        src, dst = (a + b) / 2, (sa + sb) / 2
+    else:
+        src, dst = np.asarray(iris, np.float64), np.asarray(eyeball.iris, np.float64)
+    return np.hstack([rot, (dst - rot @ src)[:, None]])
+
+
+def paint_eyeballs(
+    image: F32,
+    relit: F32,
+    albedo: F32,
+    opening: F32,
+    local: F32,
+    irises: F32,
+    eyeballs: tuple[Eyeball | None, ...],
+) -> None:
+    """`image` (the render, h×w×3, in place) with each eye of the source shown as an
+    eyeball behind the target's lids. `opening` (h×w, 0..1) is where the posed eye
+    openings are, `local` the posed landmarks on the render's grid (the eyes' corners),
+    `irises` (2×3, right eye first) each iris's centre and radius on the grid.
+    `relit` and `albedo` are the render before any eye work and the source texture it
+    looked up: their ratio is the eyes' own light, as apply_light.shade made it.
+
+    The whole opening shows the eyeball: showing the target's own lid where its pixels
+    showed none made the corners red and doubled a moved iris (docs/swap.md); a shut
+    eye gets its lid from `close_lids`."""
+    for eye, ball, iris in zip(eyes(), eyeballs, irises, strict=True):
+        if ball is None:
+            continue
+        box = _eye_box(local, eye, image.shape)
+        if box is None:
+            continue
+        x0, y0, x1, y1 = box
+        corners = local[list(eye.corners)].astype(np.float32)
+        shown = opening[y0:y1, x0:x1]
+        seen = shown > 0.5
+        if not seen.any():
+            continue  # shut
+        centre = (float(iris[0]) - x0, float(iris[1]) - y0)
+        m = eye_similarity(ball, corners - np.array([x0, y0], np.float32), centre)
+        looked = cv2.warpAffine(
+            ball.image,
+            m,
+            (x1 - x0, y1 - y0),
+            flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+            borderMode=cv2.BORDER_REPLICATE,
+        )
+        source = albedo[y0:y1, x0:x1][seen]
+        light = relit[y0:y1, x0:x1][seen].sum(axis=0) / np.maximum(source.sum(axis=0), 1.0)
+        region = image[y0:y1, x0:x1]
+        # The opening's edge a little soft, as a lid margin is.
+        edge = cv2.GaussianBlur(shown, (0, 0), 0.7)[..., None]
+        region += (looked * light - region) * edge
+
+
+def _eye_box(local: F32, eye: Eye, shape: tuple[int, ...]) -> tuple[int, int, int, int] | None:
+    """(x0, y0, x1, y1): an eye's opening on the grid with an iris's margin round it;
+    None when the eye is under 3 px wide or off the grid."""
+    corners = local[list(eye.corners)]
+    width = float(np.linalg.norm(corners[0] - corners[1]))
+    if width < 3.0:
+        return None
+    pts = local[list(eye.contour)]
+    margin = IRIS_RADIUS * width * 1.3
+    x0, y0 = (int(v) for v in np.maximum(np.floor(pts.min(axis=0) - margin), 0))
+    x1 = min(int(np.ceil(pts[:, 0].max() + margin)), shape[1])
+    y1 = min(int(np.ceil(pts[:, 1].max() + margin)), shape[0])
+    if x1 - x0 < 3 or y1 - y0 < 3:
+        return None
+    return x0, y0, x1, y1
+
+
+# How shut the target's eye is, two ways, each a ramp from open to shut: the share of its
+# opening whose pixels show no eyeball (open stills 0.38-0.57, obama_1's blinks 0.7-0.8,
+# painted-shut eyes 0.76-1.0) and its refined lids' gap over the eye's width (open
+# 0.30-0.38, blinks 0.21). Both must agree: a dark-skinned open eye reads 0.76-0.88 by
+# its pixels, a narrow one low by its lids.
+SHUT_PIXELS = (0.62, 0.80)
+SHUT_GAP = (0.28, 0.20)
+LASH_DARKEN = 0.55  # the closed lids' lash line, against the lid skin
+# Lower lid (corner to corner) and upper lid (between the corners) of each eye.
+_LIDS = (
+    ((33, 7, 163, 144, 145, 153, 154, 155, 133), (246, 161, 160, 159, 158, 157, 173)),
+    ((362, 382, 381, 380, 374, 373, 390, 249, 263), (398, 384, 385, 386, 387, 388, 466)),
+)
+
+
+def close_lids(image: F32, own: F32, opening: F32, local: F32, irises: F32) -> list[float]:
+    """`image` (the render, in place) with each eye's opening covered by its own lid
+    skin as far as the target's eye is shut; returns how far (0..1, right eye first).
+
+    Neither mesh closes its lids fully on a blink (the iris model's stay about 0.2 of
+    the eye's width apart), and the source's open eye squeezed between them still reads
+    as open, to a viewer and to a landmarker. So where the target's eye is shut, the
+    opening is filled from the lid skin around it (inpainted) with a lash line where the
+    lids meet."""
+    amounts = []
+    for eye, iris, (lower, upper) in zip(eyes(), irises, _LIDS, strict=True):
+        box = _eye_box(local, eye, image.shape)
+        if box is None:
+            amounts.append(0.0)
+            continue
+        x0, y0, x1, y1 = box
+        shown = opening[y0:y1, x0:x1]
+        ring = _ring(shown, float(iris[2]))
+        centre = (float(iris[0]) - x0, float(iris[1]) - y0)
+        visible = visible_eyeball(own[y0:y1, x0:x1], shown, ring, centre, float(iris[2]))
+        hidden = 1.0 - float(visible.sum()) / max(float(shown.sum()), 1.0)
+        p = local[:, :2]
+        gap = float(np.linalg.norm(p[upper[3]] - p[lower[4]])) / max(
+            float(np.linalg.norm(p[lower[0]] - p[lower[-1]])), 1e-3
+        )
+        amount = min(_between(hidden, *SHUT_PIXELS), _between(gap, *SHUT_GAP))
+        amounts.append(amount)
+        if amount <= 0.0:
+            continue
+        region = image[y0:y1, x0:x1]
+        hole = cv2.dilate((shown > 0.05).astype(np.uint8), np.ones((3, 3), np.uint8))
+        crop = np.clip(region, 0, 255).astype(np.uint8)
+        lid = cv2.inpaint(crop, hole, 3, cv2.INPAINT_TELEA).astype(np.float32)
+        meet = (p[list(lower[1:-1])] + p[list(upper)]) / 2
+        line = np.vstack([p[lower[0]], meet, p[lower[-1]]]) - (x0, y0)
+        lash = np.zeros(shown.shape, np.uint8)
+        width = float(np.linalg.norm(line[-1] - line[0]))
+        cv2.polylines(
+            lash,
+            [np.round(line * 4).astype(np.int32)],
+            False,
+            255,
+            max(1, round(width * 0.05)),
+            cv2.LINE_AA,
+            2,
+        )
+        dark = cv2.GaussianBlur(lash.astype(np.float32) / 255.0, (0, 0), 0.6)
+        lid *= (1.0 - (1.0 - LASH_DARKEN) * dark)[..., None]
+        cover = cv2.GaussianBlur(shown, (0, 0), 0.7)[..., None] * amount
+        region += (lid - region) * cover
+    return amounts
+
+
+SCLERA_LIFT = (4.0, 12.0)  # L* above the lids' skin: lid → sclera
+IRIS_DROP = (8.0, 20.0)  # L* below the lids' skin, inside the iris's circle: lid → iris
+
+
+def _lab_l(bgr: F32) -> F32:
+    return cv2.cvtColor(np.clip(bgr, 0, 255).astype(np.float32) / 255.0, cv2.COLOR_BGR2Lab)[..., 0]
+
+
+def _ramp(value: F32, lo: float, hi: float) -> F32:
+    return np.clip((value - lo) / (hi - lo), 0.0, 1.0).astype(np.float32)
+
+
+def _between(value: float, start: float, end: float) -> float:
+    """0 at `start`, 1 at `end` (either way round), linear between, clipped."""
+    return float(np.clip((value - start) / (end - start), 0.0, 1.0))
+
+
+def _ring(opening: F32, radius: float) -> NDArray[np.bool_]:
+    """The lids' skin just around an eye opening, about an iris radius wide."""
+    inside = (opening > 0.3).astype(np.uint8)
+    near = cv2.dilate(inside, np.ones((3, 3), np.uint8), iterations=2)
+    grow = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * max(2, round(radius)) + 1,) * 2)
+    return (cv2.dilate(inside, grow) > 0) & (near == 0)
+
+
+def visible_eyeball(
+    own: F32,
+    opening: F32,
+    ring: NDArray[np.bool_],
+    iris: tuple[float, float],
+    radius: float,
+) -> F32:
+    """0..1 per pixel of an eye's `opening`: how surely the target shows its eyeball
+    there rather than a lid. Neither mesh closes its lids fully on a blink (the iris
+    model read a shut eye as 0.22 of its width open, against 0.36 open), but the
+    target's pixels between them do: a closed lid has its skin's lightness, while an
+    open eye shows sclera (lighter than the lids) or its iris (darker, inside the iris's
+    circle; a lash line is dark too, but thin, and opened away)."""
+    if ring.sum() < 5:
+        return opening
+    lightness = _lab_l(cv2.GaussianBlur(own, (0, 0), 0.7))
+    lid = float(np.median(lightness[ring]))
+    sclera = _ramp(lightness - lid, *SCLERA_LIFT)
+    t = _radii(opening.shape, iris, radius)
+    iris_like = _ramp(lid - lightness, *IRIS_DROP) * (t < 1.1)
+    iris_like = cv2.morphologyEx(iris_like, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    eyeball = np.maximum(sclera, iris_like)
+    eyeball = cv2.GaussianBlur(eyeball, (0, 0), 0.8)
+    return (eyeball * opening).astype(np.float32)
