@@ -111,7 +111,7 @@ class WindowStatus(WindowActions):
                 "swapper": settings.swap.swapper != "builtin",
                 "enhancer": settings.enhancer.mode == "neural",
             }
-            for stage, reason in self._fallbacks.update(packet.info):
+            for stage, reason in self._fallbacks.update(packet.fallbacks):
                 self.messages.show_fallback(stage, reason, wanted.get(stage, False))
 
     def _update_providers(self) -> None:

@@ -54,6 +54,15 @@ class FramePacket:
     info: dict[str, Any] = field(default_factory=dict)
     # Stages that did not run this frame, and why ("tracking", "off", "no face").
     skipped: dict[str, str] = field(default_factory=dict)
+    # The detector looked for faces in this very frame (not only tracked them): the
+    # landmarker then does not search again when every track is lost.
+    detector_ran: bool = False
+    # Selector stages ("swapper", "enhancer") that ran their built-in stage although the
+    # settings asked for a neural one, and why (loading, missing, failed).
+    fallbacks: dict[str, str] = field(default_factory=dict)
+    # The compositor saw this packet (blended or found nothing to blend). False on a
+    # packet only pass-through stages processed: the output guard's "starting".
+    composited: bool = False
     steps: StepTimer = NO_STEPS
     # Set by the engine after the stages ran; None: never processed (treated as a miss).
     check: SwapCheck | None = None

@@ -75,7 +75,7 @@ class FaceAnalyzer:
         if self.eyes is not None:
             models.append(self.eyes.model)
         for model in models:
-            seen += [p for p in model.providers[:1] if p not in seen]
+            seen += [p for p in model.providers if p not in seen]
         return tuple(seen)
 
     def detect(

@@ -7,6 +7,7 @@ provider list actually in use (`session.get_providers()`) is what gets reported.
 from __future__ import annotations
 
 import logging
+import os
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -29,6 +30,15 @@ _PROVIDER_NAMES: dict[ExecutionProvider, str] = {
 # "auto" prefers accelerators; TensorRT is left out because its engine build takes minutes
 # on first use, which a user pressing "start" should not pay without asking for it.
 _AUTO_ORDER: tuple[ExecutionProvider, ...] = ("cuda", "coreml", "directml", "openvino", "cpu")
+
+
+def neural_threads() -> int:
+    """Intra-op threads for the neural models (swapper, recognition, restorer: tens to
+    hundreds of ms per run on a CPU, where one thread leaves the other cores idle while
+    the engine waits): the cores this process may use, at most four (more buys little
+    and takes the cores capture and the sinks run on)."""
+    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return max(1, min(4, usable or 1))
 
 
 class ModelLoadError(RuntimeError):
@@ -86,7 +96,8 @@ def load_model(
         raise ModelLoadError(f"model {label!r}: file {path} is missing")
     options = ort.SessionOptions()
     # The face models are small: one intra-op thread runs them fastest here (measured 3.2 ms
-    # vs 5.2 ms with two on 2 cores) and leaves a core for capture and the sinks.
+    # vs 5.2 ms with two on 2 cores) and leaves a core for capture and the sinks. The
+    # neural models ask for more (`neural_threads`).
     options.intra_op_num_threads = threads or 1
     options.inter_op_num_threads = 1
     options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL

@@ -16,7 +16,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from engine.core.settings import ExecutionProvider
-from engine.models.onnx import LoadedModel, load_model
+from engine.models.onnx import LoadedModel, load_model, neural_threads
 
 _ORT_TYPES: dict[str, type[np.floating]] = {
     "tensor(float)": np.float32,
@@ -79,7 +79,8 @@ class OnnxRunner:
         provider: ExecutionProvider = "auto",
         io_binding: bool | None = None,
     ) -> OnnxRunner:
-        return cls(load_model(path, name=name, provider=provider), io_binding=io_binding)
+        model = load_model(path, name=name, provider=provider, threads=neural_threads())
+        return cls(model, io_binding=io_binding)
 
     @property
     def providers(self) -> tuple[str, ...]:

@@ -16,6 +16,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 from engine.core.settings import OutputSettings
 from engine.core.threads import ErrorCallback, Worker
@@ -33,6 +34,9 @@ from engine.outputs.virtualcam import (
 
 # What opening an output can raise: messages are written for the user (one line + help).
 OUTPUT_ERRORS: tuple[type[Exception], ...] = (VirtualCamError, StreamError, RecorderError)
+
+# The attributes holding the optional outputs (one of each at a time).
+_Slot = Literal["virtual_cam", "stream", "recorder"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,12 +164,7 @@ class OutputSet:
             self.on_error,
         )
         info = sink.open()
-        with self._lock:
-            previous, self.virtual_cam = self.virtual_cam, sink
-            if self._running:
-                sink.start()
-        if previous is not None:  # another thread started one meanwhile
-            self._stop_worker(previous, 2.0)
+        self._install("virtual_cam", sink)
         return info
 
     def stop_virtual_cam(self, timeout: float = 2.0) -> bool:
@@ -179,12 +178,7 @@ class OutputSet:
         self.stop_stream()  # frees the port when the new one is the same
         server = StreamServer(self.delay, config, self.on_error)
         url = server.open()
-        with self._lock:
-            previous, self.stream = self.stream, server
-            if self._running:
-                server.start()
-        if previous is not None:
-            self._stop_worker(previous, 2.0)
+        self._install("stream", server)
         return url
 
     def stop_stream(self, timeout: float = 2.0) -> bool:
@@ -202,12 +196,7 @@ class OutputSet:
         recorder = Recorder(
             self.delay, config.path, self.input_fps, config.side_by_side, self.on_error
         )
-        with self._lock:
-            previous, self.recorder = self.recorder, recorder
-            if self._running:
-                recorder.start()
-        if previous is not None:
-            self._stop_worker(previous, 2.0)
+        self._install("recorder", recorder)
         return recorder.path
 
     def stop_recording(self, timeout: float = 2.0) -> bool:
@@ -223,6 +212,17 @@ class OutputSet:
 
     def finish_recording(self, recorder: Recorder, timeout: float = 2.0) -> bool:
         return self._stop_worker(recorder, timeout)
+
+    def _install(self, slot: _Slot, sink: Worker) -> None:
+        """Put an opened `sink` in `slot`, delivering at once if the set is running, and
+        stop the one it replaces (another thread may have started one meanwhile)."""
+        with self._lock:
+            previous: Worker | None = getattr(self, slot)
+            setattr(self, slot, sink)
+            if self._running:
+                sink.start()
+        if previous is not None:
+            self._stop_worker(previous, 2.0)
 
     def _stop_worker(self, worker: Worker, timeout: float) -> bool:
         ok = worker.stop(timeout)

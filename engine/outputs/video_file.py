@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -30,6 +31,7 @@ import av
 import numpy as np
 
 from engine.core.atomic import AtomicFile, describe_os_error
+from engine.core.leftovers import hold
 from engine.core.types import Frame
 from engine.outputs.codecs import Encoder, video_encoder
 
@@ -248,10 +250,15 @@ class VideoOutput:
         rewrite the closed file before the check (`fusecam swap` muxes the target's
         audio in). On a failure the VideoWriteError says why, and the temporary is gone
         (see `failed`)."""
+        relock: int | None = None
         try:
             self.writer.close()
             if finish is not None:
                 finish(self.file.temp)
+                # `finish` replaced the file: the lock that tells a later run this
+                # temporary is in use (engine.core.leftovers) was on the old one.
+                relock = os.open(self.file.temp, os.O_RDONLY)
+                hold(relock)
             found = check_video(self.file.temp, self.fps)
             if found != self.writer.frames:
                 raise VideoWriteError(
@@ -263,6 +270,9 @@ class VideoOutput:
         except BaseException:
             self.abort()
             raise
+        finally:
+            if relock is not None:
+                os.close(relock)
         return found
 
     def failed(self, exc: BaseException) -> VideoWriteError:

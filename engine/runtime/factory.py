@@ -34,14 +34,16 @@ def build_stages(
     library: SourceLibrary | None = None,
 ) -> list[Stage]:
     """The live pipeline: detect-or-track → mesh → fit → swap → enhance → composite →
-    overlay. Neural swapper/enhancer load in the background when the settings ask for
-    them. (The "SYNTHETIC" label is the outputs' own: engine.outputs.guard.)
+    overlay, with the bundled models on `settings.models.provider`. Neural swapper,
+    enhancer and the hand models load in the background when the settings ask for them.
+    (The "SYNTHETIC" label is the outputs' own: engine.outputs.guard.)
 
     `source_faces`, if given, are loaded into the library (so their keys resolve);
     which one is active is `settings.swap.source_key` (see `with_sources`).
     """
-    del settings
-    analyzer = analyzer or (library.analyzer if library is not None else FaceAnalyzer.bundled())
+    provider = settings.models.provider
+    if analyzer is None:
+        analyzer = library.analyzer if library is not None else FaceAnalyzer.bundled(provider)
     library = library or SourceLibrary(analyzer)
     if source_faces:
         library.load_identity(source_faces)
@@ -57,7 +59,7 @@ def build_stages(
             lambda s: NeuralSwapStage.from_settings(s, shared_library),
         ),
         EnhancerSelector(BuiltinEnhanceStage(), NeuralEnhanceStage.from_settings),
-        HandStage(),  # after the face is final, before it is blended in; loads when enabled
+        HandStage(provider),  # after the face is final, before it is blended in
         CompositeStage(),
         OverlayStage(),
     ]

@@ -21,7 +21,6 @@ import numpy as np
 from engine.core.packet import Box, FramePacket, SwapCheck, SwapMiss
 from engine.core.settings import EngineSettings
 from engine.face.records import Face
-from engine.stages.composite import CompositeStage
 from engine.swap.assign import assign_sources
 
 # Around a face's mesh or detector box: hair, ears and jaw also identify a person.
@@ -64,9 +63,8 @@ def _miss(
     """Why the swap missed (None: it did not) and which faces were left showing."""
     if "error" in packet.info:
         return "stage_failed", faces
-    compositor = CompositeStage.name
-    if compositor not in packet.timings_ms and compositor not in packet.skipped:
-        return "starting", ()  # pass-through stages: nothing was looked for
+    if not packet.composited:
+        return "starting", ()  # no face stages yet: nothing was looked for
     if not faces:
         return "no_face", ()
     if not settings.swap.enabled:

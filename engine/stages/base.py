@@ -23,7 +23,8 @@ class Stage(ABC):
     def prepare(self, settings: EngineSettings) -> None:
         """Load what `settings` ask for before the first frame (blocking; may run on a
         worker thread). Raises ModelLoadError when a model they need cannot load. Live
-        runs skip it: their selectors load neural models in the background instead."""
+        runs skip it: stages with optional models load them on a background thread
+        (stages/loader.py) and pass frames through, with the reason, until ready."""
         del settings
 
     @abstractmethod

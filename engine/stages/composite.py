@@ -16,6 +16,7 @@ class CompositeStage(Stage):
     name: ClassVar[str] = "compositor"
 
     def process(self, packet: FramePacket, settings: EngineSettings) -> FramePacket:
+        packet.composited = True
         patches = [f.patch for f in packet.faces if f.patch is not None]
         if not patches:
             packet.skip(self.name, "no face")

@@ -58,7 +58,7 @@ class DetectStage(Stage):
             with packet.step("match"):
                 self._add(detections, frame, settings)
             detected = True
-        packet.info["detector_ran"] = detected
+        packet.detector_ran = detected
         # Between detector runs a face has no detection: its box would be a stale one.
         packet.faces = [
             Face(t.track_id, t.detection if detected else None) for t in self.tracker.tracks

@@ -1,5 +1,5 @@
-"""Built-in enhancer: restores the detail the texture remap softened and gives the new face
-the camera's own grain, so it does not look pasted on a noisy webcam image.
+"""Built-in enhancer stage: sharpening and camera grain on each swapped face
+(engine/render/detail.py), adapted to the packet.
 
 It trades time for quality (two blurs and a noise field per face) and runs only when
 `settings.enhancer.mode` asks for it.
@@ -9,28 +9,12 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-import cv2
 import numpy as np
 
 from engine.core.packet import FramePacket
-from engine.core.profile import NO_STEPS, StepTimer
 from engine.core.settings import EngineSettings
-from engine.core.types import Frame
-from engine.face.records import FacePatch
+from engine.render.detail import sharpen_and_grain
 from engine.stages.base import Stage
-
-_SHARPEN_SIGMA = 1.2
-_MAX_SHARPEN = 0.8  # unsharp-mask amount at strength 1
-
-
-def noise_sigma(gray: np.ndarray, where: np.ndarray) -> float:
-    """Per-pixel noise level inside `where` (robust: median absolute high-pass response).
-
-    High-pass by subtracting a 3×3 blur; the median ignores edges, which are rare."""
-    g = gray.astype(np.float32)
-    high = (g - cv2.blur(g, (3, 3)))[where]
-    # 1.4826·MAD estimates σ of the high-pass; ×1.125 undoes the blur's share (9/8).
-    return float(1.4826 * np.median(np.abs(high - np.median(high))) * 1.125)
 
 
 class BuiltinEnhanceStage(Stage):
@@ -43,32 +27,5 @@ class BuiltinEnhanceStage(Stage):
         rng = np.random.default_rng(packet.frame_id)  # grain changes every frame, like a camera's
         for face in packet.faces:
             if face.patch is not None:
-                self.enhance(packet.frame, face.patch, strength, rng, packet.steps)
+                sharpen_and_grain(packet.frame, face.patch, strength, rng, packet.steps)
         return packet
-
-    @staticmethod
-    def enhance(
-        frame: Frame,
-        patch: FacePatch,
-        strength: float,
-        rng: np.random.Generator,
-        steps: StepTimer = NO_STEPS,
-    ) -> None:
-        image = patch.image
-        with steps.step("sharpen"):
-            blurred = cv2.GaussianBlur(image, (0, 0), _SHARPEN_SIGMA)
-            image = image + (image - blurred) * (_MAX_SHARPEN * strength)
-        region = np.clip(patch.frame_in_patch(frame), 0, 255).astype(np.uint8)
-        inside = patch.mask > 0.5
-        if inside.sum() > 64:
-            with steps.step("noise_level"):
-                target_sigma = noise_sigma(cv2.cvtColor(region, cv2.COLOR_BGR2GRAY), inside)
-                render_u8 = np.clip(image, 0, 255).astype(np.uint8)
-                render_sigma = noise_sigma(cv2.cvtColor(render_u8, cv2.COLOR_BGR2GRAY), inside)
-            extra = np.sqrt(max(0.0, target_sigma**2 - render_sigma**2)) * strength
-            if extra > 0.1:
-                with steps.step("grain"):
-                    grain = rng.standard_normal((*patch.shape, 1), dtype=np.float32) * extra
-                    image = image + grain
-        with steps.step("clip"):
-            patch.image = np.clip(image, 0.0, 255.0).astype(np.float32)

@@ -1,48 +1,28 @@
-"""Hand occlusion stage: hands in front of a face stay visible.
+"""Hand occlusion stage: hands in front of a face stay visible (engine/hands/occlusion.py).
 
 It runs after the swapper and enhancer and before the compositor: each hand's mask is
 OR-ed into the face patches' `keep_mask` (target pixels to keep), so the compositor
 leaves the hand as the camera saw it. The models run only while some face has a patch.
+They load in the background the first time hands are turned on (most sessions never
+turn hand occlusion on and should not pay for two more model sessions); until then the
+stage passes frames through with the reason.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import ClassVar
 
-import numpy as np
-
 from engine.core.packet import FramePacket
-from engine.core.paths import MODELS_DIR
-from engine.core.settings import EngineSettings, ExecutionProvider, HandSettings
-from engine.core.types import F32, Mask
+from engine.core.settings import EngineSettings, ExecutionProvider
 from engine.face.analyzer import usable_frame
-from engine.face.records import FacePatch
-from engine.hands.landmarks import HandLandmarker
-from engine.hands.mask import hand_mask
-from engine.hands.palm import PalmDetector
-from engine.hands.tracker import HandTracker, HandTrackingOptions
-from engine.models.onnx import load_model
+from engine.hands.occlusion import keep_hands, load_hand_tracker, options_of
+from engine.hands.tracker import HandTracker
+from engine.models.onnx import ModelLoadError
 from engine.stages.base import Stage
+from engine.stages.loader import BackgroundLoader
 
-
-def options_of(hands: HandSettings) -> HandTrackingOptions:
-    return HandTrackingOptions(
-        every_n=hands.every_n,
-        max_hands=hands.max_hands,
-        score_threshold=hands.score_threshold,
-        presence_threshold=hands.presence_threshold,
-    )
-
-
-def keep_hands(patch: FacePatch, hands: list[F32], grow: float) -> Mask | None:
-    """Add the hands to the patch's keep mask; returns the hand mask, None if no overlap."""
-    # Drawn on the patch's own grid (it may be coarser than the frame's).
-    in_patch = [np.column_stack([patch.to_patch(h[:, :2]), h[:, 2:]]) for h in hands]
-    mask = hand_mask(in_patch, patch.shape, (0, 0), grow)
-    if not mask.any():
-        return None
-    patch.keep_mask = mask if patch.keep_mask is None else np.maximum(patch.keep_mask, mask)
-    return mask
+_PREPARE_TIMEOUT_S = 30.0  # two small bundled models
 
 
 class HandStage(Stage):
@@ -50,49 +30,51 @@ class HandStage(Stage):
 
     def __init__(
         self,
-        detector: PalmDetector | None = None,
-        landmarker: HandLandmarker | None = None,
         provider: ExecutionProvider = "auto",
+        load: Callable[[ExecutionProvider], HandTracker] = load_hand_tracker,
     ) -> None:
-        """With no models given, the bundled ones load on first use: most sessions never
-        turn hand occlusion on and should not pay for two more model sessions."""
+        """`load` builds the tracker on the loader thread (the bundled models)."""
         self._provider = provider
-        self._tracker = (
-            HandTracker(detector, landmarker)
-            if detector is not None and landmarker is not None
-            else None
+        self._loader: BackgroundLoader[HandTracker] = BackgroundLoader(
+            self.name, lambda _settings: load(provider)
         )
+        self._tracker: HandTracker | None = None
 
     @classmethod
     def bundled(cls, provider: ExecutionProvider = "auto") -> HandStage:
-        stage = cls(provider=provider)
-        stage._load()
+        """A stage whose models are loaded now (tests, tools)."""
+        stage = cls(provider)
+        stage._tracker = load_hand_tracker(provider)
         return stage
 
-    def _load(self) -> HandTracker:
-        if self._tracker is None:
-            palm = load_model(
-                MODELS_DIR / "palm_detection.onnx", name="palm_detection", provider=self._provider
-            )
-            hand = load_model(
-                MODELS_DIR / "hand_landmark.onnx", name="hand_landmark", provider=self._provider
-            )
-            self._tracker = HandTracker(PalmDetector(palm), HandLandmarker(hand))
+    @property
+    def tracker(self) -> HandTracker | None:
+        """The hand tracker once its models have loaded."""
         return self._tracker
 
-    @property
-    def tracker(self) -> HandTracker:
-        return self._load()
-
     def prepare(self, settings: EngineSettings) -> None:
-        if settings.hands.enabled:
-            self._load()
+        if settings.hands.enabled and self._tracker is None:
+            reason = self._loader.wait(self._provider, settings, _PREPARE_TIMEOUT_S)
+            if reason is not None:
+                raise ModelLoadError(reason)
+            self._loaded(settings)
+
+    def close(self, timeout: float = 2.0) -> None:
+        self._loader.stop(timeout)
 
     def providers(self) -> tuple[str, ...]:
         if self._tracker is None:
             return ()
         models = (self._tracker.detector.model, self._tracker.landmarker.model)
-        return tuple(dict.fromkeys(m.providers[0] for m in models))
+        return tuple(dict.fromkeys(p for m in models for p in m.providers))
+
+    def _loaded(self, settings: EngineSettings) -> HandTracker | str:
+        """The tracker once its models have loaded, else why not (loading, failed)."""
+        if self._tracker is None:
+            self._tracker, reason = self._loader.get(self._provider, settings)
+            if self._tracker is None:
+                return reason or f"{self.name} model is loading"
+        return self._tracker
 
     def process(self, packet: FramePacket, settings: EngineSettings) -> FramePacket:
         hands_settings = settings.hands
@@ -103,9 +85,13 @@ class HandStage(Stage):
                 self._tracker.reset()
             packet.skip(self.name, "off" if not hands_settings.enabled else "no face")
             return packet
+        tracker = self._loaded(settings)
+        if isinstance(tracker, str):
+            packet.skip(self.name, tracker)
+            return packet
         # Palms are searched in the whole frame, as MediaPipe does: a crop around the
         # faces was tried and found hands less reliably (the detector uses the arm).
-        hands = self.tracker.step(packet.frame, options_of(hands_settings), packet.steps)
+        hands = tracker.step(packet.frame, options_of(hands_settings), packet.steps)
         covered = 0
         with packet.step("mask"):
             for patch in patches:

@@ -29,7 +29,7 @@ class LandmarkStage(Stage):
             packet.skip(self.name, "no face")
             return packet
         kept = self._mesh(packet, packet.faces, settings)
-        if not kept and not self.tracker.tracks and not packet.info.get("detector_ran"):
+        if not kept and not self.tracker.tracks and not packet.detector_ran:
             # Every tracked face slipped out of its crop (a jump, a cut): look for them
             # again in this frame rather than showing the unswapped face for a frame.
             frame = packet.frame
@@ -41,7 +41,7 @@ class LandmarkStage(Stage):
                     settings.detection,
                     settings.tracking,
                 )
-            packet.info["detector_ran"] = True
+            packet.detector_ran = True
             fresh = [Face(t.track_id, t.detection) for t in self.tracker.tracks]
             kept = self._mesh(packet, fresh, settings)
         packet.faces = kept

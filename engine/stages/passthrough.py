@@ -1,4 +1,5 @@
-"""A stage that changes nothing: the pipeline's stand-in when no face stage is wanted."""
+"""A stage that changes nothing: the engine, session and output tests' stand-in for the
+face stages. (The desktop app starts its session with no stages at all.)"""
 
 from __future__ import annotations
 

@@ -2,22 +2,22 @@
 
 Neural models load in the background the first time they are asked for (a 500 MB
 swapper takes seconds); until then, or when a model is missing, the built-in stage keeps
-the stream running and the packet says why (`info["<stage>_fallback"]`).
+the stream running and the packet says why (`packet.fallbacks[<stage>]`).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import logging
-import threading
-from collections.abc import Callable, Hashable
+from collections.abc import Callable
 from typing import ClassVar
 
 from engine.core.packet import FramePacket
 from engine.core.settings import EngineSettings
-from engine.core.threads import Worker
 from engine.models.onnx import ModelLoadError
 from engine.stages.base import Stage
-from engine.swap.internal_scale import render_scaled
+from engine.stages.loader import BackgroundLoader
+from engine.swap.internal_scale import scale_faces
 
 log = logging.getLogger(__name__)
 
@@ -26,65 +26,15 @@ _PREPARE_TIMEOUT_S = 120.0  # a 500 MB model on a slow disk
 StageBuilder = Callable[[EngineSettings], Stage]
 
 
-class _LoadWorker(Worker):
-    def __init__(self, name: str, build: Callable[[], Stage]) -> None:
-        super().__init__(name)
-        self._build = build
-        self.result: Stage | None = None
-
-    def _run(self) -> None:
-        try:
-            self.result = self._build()
-        except ModelLoadError as exc:
-            # Expected (model not downloaded, corrupt): a reason for the user, no traceback.
-            self.error = exc
-
-
-class BackgroundLoader:
-    """Builds a stage once per configuration key on a named background thread."""
-
-    def __init__(self, name: str, build: StageBuilder) -> None:
-        self.name = name
-        self._build = build
-        self._lock = threading.Lock()
-        self._key: Hashable | None = None
-        self._worker: _LoadWorker | None = None
-
-    def get(self, key: Hashable, settings: EngineSettings) -> tuple[Stage | None, str | None]:
-        """(stage, None) when ready; (None, reason) while loading or after a failure."""
-        with self._lock:
-            if key != self._key or self._worker is None:
-                self._key = key
-                self._worker = _LoadWorker(f"load-{self.name}", lambda: self._build(settings))
-                self._worker.start()
-            worker = self._worker
-        if worker.result is not None:
-            return worker.result, None
-        if worker.error is not None:
-            return None, str(worker.error)
-        return None, f"{self.name} model is loading"
-
-    def stop(self, timeout: float = 2.0) -> None:
-        if self._worker is not None:
-            self._worker.stop(timeout)
-
-    def wait(self, key: Hashable, settings: EngineSettings, timeout: float) -> str | None:
-        """Load now and block until done; None when ready, else why not."""
-        self.get(key, settings)
-        with self._lock:
-            worker = self._worker
-        assert worker is not None
-        worker.join(timeout)
-        return self.get(key, settings)[1]
-
-
 class _Selector(Stage):
     """Built-in stage unless the settings ask for a neural one that has loaded. Its name
     ("swapper", "enhancer") also names the fallback reason, loader thread and log lines."""
 
     def __init__(self, builtin: Stage, neural: StageBuilder | None = None) -> None:
         self.builtin = builtin
-        self._neural = BackgroundLoader(self.name, neural) if neural else None
+        self._neural: BackgroundLoader[Stage] | None = (
+            BackgroundLoader(self.name, neural) if neural else None
+        )
         self._last_reason: str | None = None
         self._active: Stage = builtin  # the stage that processed the last frame
 
@@ -122,7 +72,8 @@ class _Selector(Stage):
         stage, reason = self._neural.get(settings.models, settings)
         if stage is not None:
             return stage
-        packet.info[f"{self.name}_fallback"] = reason
+        assert reason is not None  # get() gives a reason whenever it gives no stage
+        packet.fallbacks[self.name] = reason
         if reason != self._last_reason:
             self._last_reason = reason
             log.warning("neural %s unavailable (%s); using the built-in one", self.name, reason)
@@ -142,7 +93,22 @@ class SwapperSelector(_Selector):
         if not settings.swap.enabled or not packet.faces:
             packet.skip(self.name, "off" if not settings.swap.enabled else "no face")
             return packet
-        return render_scaled(self._run, packet, settings)
+        return self._render_scaled(packet, settings)
+
+    def _render_scaled(self, packet: FramePacket, settings: EngineSettings) -> FramePacket:
+        """The chosen swapper at `settings.quality.internal_scale`, on the faces' region;
+        transparent at scale 1, the default."""
+        view = scale_faces(packet.frame, packet.faces, settings.quality.internal_scale)
+        if view is None:
+            return self._run(packet, settings)
+        # The same packet on the smaller region: it shares the outer packet's info,
+        # timings, skip reasons, fallbacks and steps, so whatever the swapper records lands
+        # on the packet the engine publishes.
+        inner = dataclasses.replace(packet, frame=view.frame, faces=view.faces, output=None)
+        self._run(inner, settings)
+        view.paste_back(packet.faces)
+        packet.info["internal_scale"] = round(view.scale, 3)
+        return packet
 
 
 class EnhancerSelector(_Selector):

@@ -1,27 +1,25 @@
 """Renders faces at a lower internal resolution (`settings.quality.internal_scale`).
 
 The swapper's cost grows with the face's pixel area (rasterising, texture lookup,
-colour match); the governor's last rungs trade that detail for time. `render_scaled`
-hands the swapper a downscaled frame and faces whose every pixel quantity is scaled
-to match, then scales each rendered patch back to frame pixels. Detection and mesh
-are untouched: their models see fixed-size crops whatever the frame size.
+colour match); the governor's last rungs trade that detail for time. `scale_faces`
+gives the swapper (engine/stages/select.py) a downscaled frame and faces whose every
+pixel quantity is scaled to match, and `paste_back` scales each rendered patch back to
+frame pixels. Detection and mesh are untouched: their models see fixed-size crops
+whatever the frame size.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Callable
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
-from engine.core.packet import FramePacket
-from engine.core.settings import EngineSettings
 from engine.core.types import Frame
 from engine.face.records import Face, FacePatch
-
-Render = Callable[[FramePacket, EngineSettings], FramePacket]
 
 _FULL = 0.999
 _MARGIN = 0.5  # of the face's size, around the faces: room for shape change and alignment
@@ -121,18 +119,36 @@ def upscale_patch(
     )
 
 
-def render_scaled(render: Render, packet: FramePacket, settings: EngineSettings) -> FramePacket:
-    """`render` (the swapper) run on the faces' region at `settings.quality.internal_scale`,
-    its patches scaled back to frame pixels; transparent at scale 1, the default."""
-    s = settings.quality.internal_scale
-    if s >= _FULL or not packet.faces:
-        return render(packet, settings)
-    frame: Frame = packet.frame
+@dataclass(frozen=True, slots=True)
+class ScaledFaces:
+    """The faces' region of a frame, scaled down, and copies of the faces in it: what the
+    swapper renders on instead of the frame."""
+
+    frame: Frame
+    faces: list[Face]
+    scale: float  # region pixels per frame pixel
+    origin: tuple[int, int]  # the region's top-left corner in the frame
+    frame_size: tuple[int, int]  # (width, height) of the full frame
+
+    def paste_back(self, faces: Sequence[Face]) -> None:
+        """Give each of `faces` (the originals, in order) its rendered patch, scaled back
+        to frame pixels."""
+        for face, small_face in zip(faces, self.faces, strict=True):
+            if small_face.patch is not None:
+                face.patch = upscale_patch(
+                    small_face.patch, self.scale, self.origin, self.frame_size
+                )
+
+
+def scale_faces(frame: Frame, faces: Sequence[Face], s: float) -> ScaledFaces | None:
+    """The faces' region at internal scale `s`; None when the swapper should render on
+    the frame itself (scale 1, the default, or no meshed face)."""
+    if s >= _FULL or not faces:
+        return None
     height, width = frame.shape[:2]
-    faces = list(packet.faces)
-    region = faces_region(faces, (width, height))
+    region = faces_region(list(faces), (width, height))
     if region is None:
-        return render(packet, settings)
+        return None
     # Only the faces' region is scaled (a whole-frame resize would cost more than the
     # smaller render saves); one factor for both axes, as the pose scale is isotropic.
     x0, y0, x1, y1 = region
@@ -144,18 +160,4 @@ def render_scaled(render: Render, packet: FramePacket, settings: EngineSettings)
         interpolation=cv2.INTER_LINEAR,
     )
     scaled = [scale_face(f, sx, (x0, y0)) for f in faces]
-    inner = FramePacket(
-        packet.frame_id,
-        packet.capture_ns,
-        small,
-        faces=scaled,
-        info=packet.info,
-        steps=packet.steps,
-        live=packet.live,
-    )
-    render(inner, settings)
-    for face, small_face in zip(faces, scaled, strict=True):
-        if small_face.patch is not None:
-            face.patch = upscale_patch(small_face.patch, sx, (x0, y0), (width, height))
-    packet.info["internal_scale"] = round(sx, 3)
-    return packet
+    return ScaledFaces(small, scaled, sx, (x0, y0), (width, height))

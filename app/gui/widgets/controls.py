@@ -151,10 +151,10 @@ class ControlPanel(QWidget):
         form.addRow(
             b.check(
                 "swap.follow_eyes",
-                tr("Eyes look where I look (experimental)"),
+                tr("Eyes follow me"),
                 tr(
-                    "The swapped irises move to where yours are. Costs likeness, and the "
-                    "whites of the eyes look flat."
+                    "Experimental: the swapped irises move to where yours are. Costs "
+                    "likeness, and the whites of the eyes look flat."
                 ),
             )
         )

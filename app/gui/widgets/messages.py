@@ -6,6 +6,7 @@ not bury the window. Errors stay until dismissed; notices fade after a few secon
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
@@ -79,7 +80,7 @@ def advice_for(where: str, message: str) -> str | None:
 
 
 class FallbackWatch:
-    """Turns the selector stages' `info["<stage>_fallback"]` reasons (neural model loading,
+    """Turns the selector stages' `packet.fallbacks` reasons (neural model loading,
     missing, failed) into message changes: one per change, never one per frame."""
 
     STAGES = (QT_TR_NOOP("swapper"), QT_TR_NOOP("enhancer"))
@@ -87,12 +88,11 @@ class FallbackWatch:
     def __init__(self) -> None:
         self._reasons: dict[str, str | None] = dict.fromkeys(self.STAGES)
 
-    def update(self, info: dict[str, object]) -> list[tuple[str, str | None]]:
+    def update(self, fallbacks: Mapping[str, str]) -> list[tuple[str, str | None]]:
         """[(stage, reason or None when the neural stage is now in use)] that changed."""
         changes = []
         for stage in self.STAGES:
-            value = info.get(f"{stage}_fallback")
-            reason = str(value) if value else None
+            reason = fallbacks.get(stage) or None
             if reason != self._reasons[stage]:
                 changes.append((stage, reason))
                 self._reasons[stage] = reason

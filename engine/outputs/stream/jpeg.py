@@ -9,14 +9,11 @@ encodes the current frame once for every concurrent snapshot request of it.
 from __future__ import annotations
 
 import threading
-import time
-from collections import deque
 from typing import NamedTuple
 
 import cv2
 
 from engine.core.packet import FramePacket
-from engine.core.stats import Summary
 from engine.core.threads import ErrorCallback
 from engine.outputs.base import FrameFeed, LatestSink
 
@@ -41,7 +38,6 @@ class JpegFeed(LatestSink):
         self._snapshot: tuple[FramePacket, bytes] | None = None
         self._watchers = 0
         self._closed = False
-        self._encode_ms: deque[float] = deque(maxlen=240)
         self.encoded = 0
 
     # --- watchers (client threads) ----------------------------------------------------
@@ -98,21 +94,15 @@ class JpegFeed(LatestSink):
             self._closed = True
             self._cond.notify_all()
 
-    @property
-    def encode_ms(self) -> Summary:
-        return Summary.of(list(self._encode_ms))
-
     # --- encoding ---------------------------------------------------------------------
     def consume(self, packet: FramePacket) -> None:
         if self._watchers > 0:
             self._encode(packet)
 
     def _jpeg(self, packet: FramePacket) -> bytes:
-        started = time.perf_counter_ns()
         ok, buffer = cv2.imencode(".jpg", packet.result, self._params)
         if not ok:
             raise RuntimeError(f"JPEG encoding failed for frame {packet.frame_id}")
-        self._encode_ms.append((time.perf_counter_ns() - started) / 1e6)
         return buffer.tobytes()
 
     def _encode(self, packet: FramePacket) -> None:

@@ -67,7 +67,7 @@ def test_live_refresh_runs_in_the_background_and_joins_a_later_frame(
     finally:
         pipeline.detect.close()
     # Only the first frame (nothing tracked yet) waited for the detector.
-    assert [p.info["detector_ran"] for p in packets] == [True] + [False] * 7
+    assert [p.detector_ran for p in packets] == [True] + [False] * 7
     assert packets[REFRESH_EVERY].skipped["detector"] == "background"
     assert packets[1].skipped["detector"] == "tracking"
     assert "detector" not in packets[REFRESH_EVERY].timings_ms
@@ -83,7 +83,7 @@ def test_live_refresh_runs_in_the_background_and_joins_a_later_frame(
 def test_offline_the_refresh_runs_on_its_own_frame(analyzer: FaceAnalyzer) -> None:
     pipeline = Pipeline(analyzer)
     packets = [pipeline.run(f, i, live=False) for i, f in enumerate(second_face_enters(6, 2))]
-    ran = [p.info["detector_ran"] for p in packets]
+    ran = [p.detector_ran for p in packets]
     assert ran == [True, False, False, False, True, False]
     assert [len(p.faces) for p in packets] == [1, 1, 1, 1, 2, 2]
     assert not pipeline.detect._background.alive  # no thread was ever started
@@ -104,6 +104,6 @@ def test_a_refresh_that_finishes_after_the_tracks_changed_is_dropped(
         pipeline.detect.close()
     # Nothing was tracked, so this frame detected in place, and found one face: the
     # refresh's two faces (from an older frame) were not added.
-    assert after.info["detector_ran"]
+    assert after.detector_ran
     assert len(after.faces) == 1
     assert pipeline.tracker.detections_run == 2  # frame 0 and this one

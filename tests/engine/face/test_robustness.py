@@ -175,7 +175,7 @@ def test_debug_overlay_draws_on_and_near_the_face(analyzer: FaceAnalyzer, frames
     stages = face_stages(analyzer)
     for i in range(frames):
         packet = run(stages, canvas, overlay_on(), i)
-    assert packet.info["detector_ran"] == (frames == 1)
+    assert packet.detector_ran == (frames == 1)
     assert len(packet.faces) == 1
     landmarks = packet.faces[0].landmarks
     assert landmarks is not None

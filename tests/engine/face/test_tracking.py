@@ -125,7 +125,7 @@ def test_obama_video_is_tracked_in_every_frame_with_few_detector_calls(
     tracker, stages = face_stages(analyzer)
     packets = run_stages(stages, frames, EngineSettings())
     with_face = sum(1 for p in packets if p.faces)
-    detector_calls = sum(1 for p in packets if p.info["detector_ran"])
+    detector_calls = sum(1 for p in packets if p.detector_ran)
     track_ids = {f.track_id for p in packets for f in p.faces}
     print(
         f"obama_1.mp4: {len(frames)} frames, face in {with_face}, "
@@ -181,7 +181,7 @@ def test_a_moving_face_keeps_its_track_and_fresh_boxes(analyzer: FaceAnalyzer) -
     )
     assert all(len(p.faces) == 1 for p in packets)
     assert {p.faces[0].track_id for p in packets} == {0}
-    ran = [i for i, p in enumerate(packets) if p.info["detector_ran"]]
+    ran = [i for i, p in enumerate(packets) if p.detector_ran]
     assert ran == list(range(0, 45, 10))
     assert tracker.detections_run == len(ran)
     reference_crop_x = roi_from_landmarks(reference.landmarks).cx
@@ -228,7 +228,7 @@ def test_a_face_that_leaves_is_dropped_and_found_again(analyzer: FaceAnalyzer) -
     counts = [len(p.faces) for p in packets]
     assert counts == [1] * 5 + [0] * 5 + [1] * 5
     # While no face is tracked the detector runs on every frame, then tracking resumes.
-    ran = [p.info["detector_ran"] for p in packets]
+    ran = [p.detector_ran for p in packets]
     assert ran[:5] == [True, False, False, False, False]
     assert all(ran[6:11])
     assert ran[11:] == [False] * 4

@@ -241,6 +241,8 @@ def test_hand_over_the_face_stays_visible(
     stages, settings = pipeline
     frame, opaque = hand_over_face
     on = dataclasses.replace(settings, hands=HandSettings(enabled=True))
+    for s in stages:
+        s.prepare(on)  # the hand models load in the background otherwise
     with_hands = _run(stages, on, frame, until=None)
     assert with_hands.info["hands"]["over_faces"] == 1
     patch = with_hands.faces[0].patch

@@ -10,7 +10,6 @@ from engine.core.packet import FramePacket
 from engine.core.settings import EngineSettings, SwapSettings
 from engine.face.records import Face, FacePatch
 from engine.runtime.swap_check import check_swap, face_box
-from engine.stages.composite import CompositeStage
 
 SETTINGS = EngineSettings(swap=SwapSettings(source_key="src"))
 
@@ -31,7 +30,7 @@ def _packet(faces: list[Face], composited: bool = True) -> FramePacket:
     frame = np.zeros((120, 200, 3), np.uint8)
     packet = FramePacket(0, 0, frame, faces=faces)
     if composited:
-        packet.timings_ms[CompositeStage.name] = 1.0
+        packet.composited = True
         if any(f.patch is not None for f in faces):
             packet.output = frame.copy()
     return packet

@@ -3,6 +3,7 @@ the stage that really runs (its execution providers reach the HUD and `fusecam b
 
 from __future__ import annotations
 
+import dataclasses
 from typing import ClassVar
 
 import numpy as np
@@ -113,7 +114,7 @@ def test_a_selector_whose_model_cannot_load_says_why_and_falls_back() -> None:
     reason = "model 'inswapper_128' is not downloaded"
     assert LiveSession(Engine([selector], settings)).prepare_stages() == {"swapper": reason}
     out = selector.process(packet(), settings)
-    assert builtin.frames == 1 and "not downloaded" in out.info["swapper_fallback"]
+    assert builtin.frames == 1 and "not downloaded" in out.fallbacks["swapper"]
     assert selector.providers() == ()
     selector.close()
 
@@ -134,3 +135,47 @@ def test_a_swapper_with_nothing_to_do_is_skipped_not_timed(
     out = engine.process(FramePacket(0, 0, frame, faces=faces))
     assert builtin.frames == 0
     assert out.skipped == {"swapper": reason} and "swapper" not in out.timings_ms
+
+
+class Scaled(Stage):
+    """A swapper stand-in that records what it was given and reports through the packet."""
+
+    name: ClassVar[str] = "scaled"
+
+    def __init__(self) -> None:
+        self.frame_shapes: list[tuple[int, ...]] = []
+
+    def process(self, packet: FramePacket, settings: EngineSettings) -> FramePacket:
+        self.frame_shapes.append(packet.frame.shape)
+        packet.skip("inner", "nothing to do")
+        packet.timings_ms["inner_part"] = 1.5
+        return packet
+
+
+def _meshed_face() -> Face:
+    grid = np.stack(np.meshgrid(np.linspace(40, 80, 12), np.linspace(30, 80, 12)), -1)
+    landmarks = np.concatenate([grid.reshape(-1, 2), np.zeros((144, 1))], 1)
+    return Face(0, landmarks=landmarks.astype(np.float32))
+
+
+@pytest.mark.parametrize("scale", [1.0, 0.5])
+def test_what_the_swapper_records_at_an_internal_scale_reaches_the_packet(scale: float) -> None:
+    def missing(_settings: EngineSettings) -> Stage:
+        raise ModelLoadError("model 'inswapper_128' is not downloaded")
+
+    builtin = Scaled()
+    selector = SwapperSelector(builtin, missing)
+    settings = EngineSettings(swap=SwapSettings(swapper="inswapper"))
+    quality = dataclasses.replace(settings.quality, internal_scale=scale)
+    settings = dataclasses.replace(settings, quality=quality)
+    with pytest.raises(ModelLoadError):
+        selector.prepare(settings)  # the load has failed: the reason is known now
+    frame = np.zeros((120, 160, 3), np.uint8)
+    out = selector.process(FramePacket(0, 0, frame, faces=[_meshed_face()]), settings)
+    shape = builtin.frame_shapes[0]
+    assert (shape[0] < 120) == (scale < 1.0)  # the stand-in really ran on the scaled region
+    assert out.frame is frame and out.skipped == {"inner": "nothing to do"}
+    assert out.timings_ms == {"inner_part": 1.5}
+    assert "not downloaded" in out.fallbacks["swapper"]
+    assert ("internal_scale" in out.info) == (scale < 1.0)
+    selector.close()

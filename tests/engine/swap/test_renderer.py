@@ -102,6 +102,9 @@ def texel_displacements(
     itself. The sub-pixel position comes from one Newton step on
     the decoded (u, v) field (its Jacobian by central differences over ±2 px)."""
     swap = SwapSettings(shape_alpha=0.5)
+    # Without the irises: the eyes' own step (engine/swap/eyes.py) paints a lid over a
+    # shut eye, which is not the texture's registration.
+    face = dataclasses.replace(face, irises=None)
     patch = renderer.render(frame, face, identity, swap, color_match=False)
     assert patch is not None
     posed = renderer.posed_landmarks(face, identity, swap)

@@ -404,12 +404,12 @@
         <translation>Wie viel der eigenen Hautschattierung des Quellfotos der eingebaute Tausch behält. Höher sieht dem Foto ähnlicher, niedriger fügt sich natürlicher in dein Licht ein.</translation>
     </message>
     <message>
-        <source>Eyes look where I look (experimental)</source>
-        <translation>Augen blicken, wohin ich blicke (experimentell)</translation>
+        <source>Eyes follow me</source>
+        <translation>Augen folgen mir</translation>
     </message>
     <message>
-        <source>The swapped irises move to where yours are. Costs likeness, and the whites of the eyes look flat.</source>
-        <translation>Die getauschten Iriden folgen deinen. Kostet Ähnlichkeit, und das Augenweiß wirkt flach.</translation>
+        <source>Experimental: the swapped irises move to where yours are. Costs likeness, and the whites of the eyes look flat.</source>
+        <translation>Experimentell: Die getauschten Iriden folgen deinen. Kostet Ähnlichkeit, und das Augenweiß wirkt flach.</translation>
     </message>
     <message>
         <source>Main face</source>

@@ -7,7 +7,7 @@ import cv2
 import numpy as np
 import pytest
 
-from engine.stages.overlay import draw_tag
+from engine.render.debug_draw import draw_tag
 
 TEXT = "yaw +12 pitch -3 roll +1"
 

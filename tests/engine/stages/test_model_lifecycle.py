@@ -1,0 +1,57 @@
+"""Where the stages' models run and with how many threads: `build_stages` puts the bundled
+models on the settings' execution provider, every model reports all its providers, and
+the neural models get more than one intra-op thread where the machine has the cores."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from engine.core.settings import EngineSettings, HandSettings, ModelSettings
+from engine.models.onnx import load_model, neural_threads
+from engine.neural.restorer import FaceRestorer
+from engine.runtime.factory import build_stages
+from engine.stages.detect import DetectStage
+from engine.stages.hands import HandStage
+from tests.engine.neural_fakes import make_gfpgan
+
+
+def _threads(session: object) -> int:
+    return int(session.get_session_options().intra_op_num_threads)  # type: ignore[attr-defined]
+
+
+def test_the_bundled_models_load_on_the_settings_provider() -> None:
+    settings = EngineSettings(models=ModelSettings(provider="cpu"))
+    stages = build_stages(settings)
+    detect = next(s for s in stages if isinstance(s, DetectStage))
+    analyzer = detect.analyzer
+    for model in (analyzer.short.model, analyzer.full.model, analyzer.mesh.model):
+        assert model.requested == ("CPUExecutionProvider",)
+        assert _threads(model.session) == 1  # the small face models: one thread
+    assert detect.providers() == ("CPUExecutionProvider",)
+    hands = next(s for s in stages if isinstance(s, HandStage))
+    hands.prepare(EngineSettings(models=settings.models, hands=HandSettings(enabled=True)))
+    tracker = hands.tracker
+    assert tracker is not None and tracker.detector.model.requested == ("CPUExecutionProvider",)
+    for stage in stages:
+        stage.close()
+
+
+def test_every_provider_a_session_reports_is_listed() -> None:
+    """(A CPU-only machine's sessions report one provider; with CUDA they report two.)"""
+    stage = HandStage.bundled("cpu")
+    tracker = stage.tracker
+    assert tracker is not None
+    reported = [*tracker.detector.model.providers, *tracker.landmarker.model.providers]
+    assert stage.providers() == tuple(dict.fromkeys(reported))
+
+
+def test_neural_models_get_more_than_one_thread_on_a_multicore_cpu(tmp_path: Path) -> None:
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    assert neural_threads() == max(1, min(4, cores or 1))
+    restorer = FaceRestorer.load(make_gfpgan(tmp_path / "gfpgan.onnx"), provider="cpu")
+    assert _threads(restorer.runner.model.session) == neural_threads()
+    if (cores or 1) > 1:
+        assert _threads(restorer.runner.model.session) > 1
+    face = load_model(tmp_path / "gfpgan.onnx", provider="cpu")
+    assert _threads(face.session) == 1
