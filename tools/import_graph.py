@@ -25,7 +25,7 @@ END = "<!-- import-graph:end -->"
 
 # The packages drawn, top (front-ends) to bottom, with what each holds.
 PACKAGES = {
-    "app.cli": "app/cli — argparse: run, swap, bench, models",
+    "app.cli": "app/cli — argparse: run, swap, bench, check, models",
     "app.gui": "app/gui — Qt: window, widgets, controllers",
     "engine.runtime": "runtime — LiveSession, Engine thread, stage assembly, governor",
     "engine.outputs": "outputs — OutputSet, delay line, virtual camera, stream, recorder",
@@ -37,6 +37,7 @@ PACKAGES = {
     "engine.render": "render — rasteriser, UV map, compositor maths",
     "engine.face": "face — detector, mesh, tracking, fit, face records",
     "engine.models": "models — manifest, store, downloads, onnx sessions",
+    "engine.watermark": "watermark — invisible mark: embed, detect, check",
     "engine.core": "core — packet, settings, threads, slots, stats, types",
 }
 

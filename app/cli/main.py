@@ -13,7 +13,7 @@ from typing import NoReturn
 import cv2
 
 from app import __version__, logs
-from app.cli import bench, doctor, models, run, swap
+from app.cli import bench, check, doctor, models, run, swap
 from app.cli.inputs import add_input_options, asked_source
 from app.cli.options import add_source_option, positive
 from app.cli.signals import exit_status, terminate_like_interrupt
@@ -75,7 +75,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    for command in (run, swap, bench, models, doctor):
+    for command in (run, swap, bench, check, models, doctor):
         command.add_parser(sub)
     return parser
 
@@ -112,7 +112,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     cv2.setNumThreads(1)
     settings = EngineSettings()
     try:
-        commands = {"run": run.run, "swap": swap.run, "bench": bench.run, "doctor": doctor.run}
+        commands = {
+            "run": run.run,
+            "swap": swap.run,
+            "bench": bench.run,
+            "check": check.run,
+            "doctor": doctor.run,
+        }
         if args.command in commands:
             with terminate_like_interrupt():
                 return commands[args.command](args, settings)

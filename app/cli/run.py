@@ -10,6 +10,7 @@ import threading
 import time
 from pathlib import Path
 
+from app import activity
 from app.cli.inputs import add_input_options, make_source, parse_size
 from app.cli.options import (
     Subparsers,
@@ -241,12 +242,13 @@ def run(args: argparse.Namespace, settings: EngineSettings) -> int:
     except _SETUP_ERRORS as exc:
         print(f"fusecam: error: {exc}", file=sys.stderr)
         return 2
-    session = _open_session(args, settings)
+    session, library = _open_session(args, settings)
     try:
         outputs = session.open_outputs(wanted)
     except _SETUP_ERRORS as exc:
         print(f"fusecam: error: {exc}", file=sys.stderr)
         return 2
+    _record_activity(session, library, wanted)
     info = session.source.info if session.source is not None else None
     assert info is not None  # the session opened it
     print(
@@ -291,7 +293,26 @@ def run(args: argparse.Namespace, settings: EngineSettings) -> int:
     return 1 if session.error is not None or problem is not None else 0
 
 
-def _open_session(args: argparse.Namespace, settings: EngineSettings) -> LiveSession:
+def _record_activity(session: LiveSession, library: SourceLibrary, wanted: OutputConfig) -> None:
+    settings = session.engine.settings
+    outputs = {
+        "virtual_camera": wanted.virtual_cam is not None,
+        "stream": wanted.stream is not None,
+        "record": wanted.record is not None,
+    }
+    files = [wanted.record.path] if wanted.record is not None else []
+    activity.record(
+        "run",
+        activity.source_faces(settings, library),
+        outputs,
+        files,
+        label=settings.output.synthetic_label,
+    )
+
+
+def _open_session(
+    args: argparse.Namespace, settings: EngineSettings
+) -> tuple[LiveSession, SourceLibrary]:
     """The input opened, the stages built, nothing started yet. The settings start from
     the app's saved ones unless --no-settings (app/cli/run_settings.py)."""
     saved = load_run_settings(args)
@@ -310,7 +331,7 @@ def _open_session(args: argparse.Namespace, settings: EngineSettings) -> LiveSes
     for note in (*saved.messages, *notes):
         print(f"fusecam: {note}", file=sys.stderr)
     engine = Engine(build_stages(settings, library=library), settings, on_error=_report_error)
-    return LiveSession(engine, source, on_error=_report_error)
+    return LiveSession(engine, source, on_error=_report_error), library
 
 
 def _wait(session: LiveSession, frames: int | None, stop: threading.Event) -> str | None:

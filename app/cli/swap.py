@@ -7,6 +7,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from app import activity
 from app.cli.options import (
     Subparsers,
     add_pipeline_options,
@@ -28,6 +29,13 @@ def add_parser(sub: Subparsers) -> None:
     add_source_option(swap, "source face image (repeatable)", required=True)
     swap.add_argument("--target", type=existing_file, required=True, metavar="IMAGE_OR_VIDEO")
     swap.add_argument("--output", type=Path, required=True, metavar="OUT")
+    swap.add_argument(
+        "--label",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help='draw the "SYNTHETIC" label on the output (default: on; the invisible '
+        "watermark is always there)",
+    )
     add_pipeline_options(swap)
 
 
@@ -60,11 +68,13 @@ def run(args: argparse.Namespace, settings: EngineSettings) -> int:
         for name, reason in session.prepare_stages().items():
             raise ModelLoadError(f"{name}: {reason}")
         if is_image(args.target):
-            report = swap_image(session.engine, args.target, args.output)
+            report = swap_image(session.engine, args.target, args.output, label=args.label)
             done = f"wrote {args.output}"
         else:
             with video_progress() as progress:
-                report = swap_video(session.engine, args.target, args.output, progress)
+                report = swap_video(
+                    session.engine, args.target, args.output, progress, label=args.label
+                )
             written = report.written if report.written is not None else report.frames
             done = f"wrote {written} frames to {args.output} ({report.video_codec})"
     except KeyboardInterrupt:
@@ -72,6 +82,13 @@ def run(args: argparse.Namespace, settings: EngineSettings) -> int:
         raise
     finally:
         session.stop()
+    activity.record(
+        "swap",
+        activity.source_faces(settings, library),
+        {"file": True},
+        [args.output],
+        label=args.label,
+    )
     for line in report.warnings():
         print(f"fusecam: warning: {line}", file=sys.stderr)
     print(f"fusecam: {done}", file=sys.stderr)

@@ -114,6 +114,10 @@ def build_menus(w: WindowActions) -> None:
     _add(help_menu, tr("Keyboard shortcuts"), w.show_shortcuts, "show_shortcuts")
     _add(help_menu, tr("Responsible use"), w.show_notice)
     _add(help_menu, tr("System check (GPU, virtual camera, logs)…"), w.show_doctor)
+    help_menu.addSeparator()
+    _add(help_menu, tr("Check a file for the watermark…"), w.check_watermark_dialog)
+    _add(help_menu, tr("Activity log…"), w.show_activity_log)
+    help_menu.addSeparator()
     help_menu.addAction(
         tr("About Fusecam"), lambda: QMessageBox.about(w, tr("About Fusecam"), _about())
     )

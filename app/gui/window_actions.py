@@ -37,6 +37,7 @@ from app.gui.widgets.messages import MessageBar
 from app.gui.widgets.models_dialog import ModelsDialog
 from app.gui.widgets.outputs_panel import OutputsPanel
 from app.gui.widgets.preview import PreviewWidget
+from app.gui.widgets.provenance import ActivityLogDialog, WatermarkCheckDialog
 from app.gui.widgets.shortcuts import ShortcutsDialog
 from app.logs import Diagnostics, log_dir
 from engine.core.settings_paths import get_path
@@ -114,6 +115,16 @@ class WindowActions(QMainWindow):
             tr("Log file and crash reports: {folder}").format(folder=folder),
             self,
         ).exec()
+
+    def check_watermark_dialog(self) -> None:
+        name, _ = QFileDialog.getOpenFileName(
+            self, tr("Check a file for the watermark"), "", tr("Images and videos (*)")
+        )
+        if name:
+            WatermarkCheckDialog(Path(name), self).exec()
+
+    def show_activity_log(self) -> None:
+        ActivityLogDialog(parent=self).exec()
 
     def advise_on_providers(self, providers: list[str]) -> None:
         """A GPU was asked for and the models run on the CPU: say so, with the fix."""

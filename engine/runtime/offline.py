@@ -5,6 +5,9 @@ target's audio muxed in, checked and renamed (engine.core.atomic,
 engine.outputs.video_file). A stage that fails on a frame fails the whole swap — live,
 that frame would pass through unswapped; offline, an output with unswapped frames is
 not the result that was asked for.
+
+Every frame written carries the invisible watermark and, unless `label` is off, the
+visible "SYNTHETIC" label (engine.outputs.stamp), as the live outputs do.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from engine.core.packet import FramePacket
 from engine.core.picture import like_target
 from engine.core.types import Frame
 from engine.outputs.audio_mux import AudioMuxError, KeptAudio, add_audio, has_audio
+from engine.outputs.stamp import Stamp
 from engine.outputs.video_file import VideoOutput
 from engine.runtime.pipeline import Engine
 from engine.sources.base import SourceError
@@ -74,11 +78,17 @@ def is_image(path: Path) -> bool:
 
 
 class _Tally:
-    """Runs frames through the engine and keeps count of faces; raises on a stage error."""
+    """Runs frames through the engine and keeps count of faces; raises on a stage error.
+    `output` is the frame to write: the result, marked and labelled."""
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, label: bool) -> None:
         self.engine = engine
+        self.label = label
+        self.stamp = Stamp()
         self.frames = self.without_face = self.not_swapped = 0
+
+    def output(self, frame: Frame) -> Frame:
+        return self.stamp.apply(self.process(frame).result, self.label)
 
     def process(self, frame: Frame) -> FramePacket:
         frame.flags.writeable = False
@@ -98,17 +108,21 @@ class _Tally:
         return SwapReport(self.frames, self.without_face, self.not_swapped, expected)
 
 
-def swap_image(engine: Engine, target: Path, output: Path) -> SwapReport:
-    tally = _Tally(engine)
+def swap_image(engine: Engine, target: Path, output: Path, *, label: bool = True) -> SwapReport:
+    tally = _Tally(engine, label)
     picture = read_picture(target)
-    packet = tally.process(picture.frame)
-    pixels, notes = like_target(picture, packet.result, output.suffix or ".png")
+    pixels, notes = like_target(picture, tally.output(picture.frame), output.suffix or ".png")
     write_image(output, pixels)
     return dataclasses.replace(tally.report(), notes=tuple(notes))
 
 
 def swap_video(
-    engine: Engine, target: Path, output: Path, progress: Progress | None = None
+    engine: Engine,
+    target: Path,
+    output: Path,
+    progress: Progress | None = None,
+    *,
+    label: bool = True,
 ) -> SwapReport:
     """Process every frame in order (no drops) into `output` with the target's audio,
     all or nothing (a failure to keep the audio is reported, not fatal).
@@ -122,11 +136,11 @@ def swap_video(
     timing = read_timing(target, info.fps)
     repeats = timing.repeats() if timing is not None else None
     fps = float(timing.rate) if timing is not None else info.fps
-    tally = _Tally(engine)
+    tally = _Tally(engine, label)
     audio = _Audio(target, timing.start_s if timing is not None else 0.0)
     with VideoOutput(output, (info.width, info.height), fps) as video:
         for index, frame in enumerate(source.iter_frames()):
-            result = tally.process(frame).result
+            result = tally.output(frame)
             # Frames beyond the timestamps read (a file PyAV and OpenCV count apart) go once.
             for _ in range(
                 int(repeats[index]) if repeats is not None and index < len(repeats) else 1

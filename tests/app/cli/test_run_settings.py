@@ -17,6 +17,7 @@ from engine.outputs.guard import card_for
 from engine.runtime import settings_store
 from engine.runtime.settings_store import AppState, GalleryEntry
 from engine.swap.library import SourceLibrary, content_key
+from engine.watermark.embed import Watermarker
 
 
 @pytest.fixture
@@ -130,7 +131,7 @@ def test_a_run_with_saved_swap_off_records_only_the_card(config: Path, tmp_path:
     common = ["run", "--demo", "--size", "160x120", "--no-preview", "--frames", "8"]
     assert main([*common, "--record", str(out)]) == 0
     frames = _frames(out)
-    card = card_for((160, 120), "no_face")
+    card = Watermarker().mark(card_for((160, 120), "no_face"))  # every output is marked
     body = (slice(0, 90), slice(None))  # above the label
     assert frames and all(np.array_equal(f[body], card[body]) for f in frames)
     assert all(f[100:, 80:].max() > 200 for f in frames), "the SYNTHETIC label is missing"

@@ -1,5 +1,6 @@
 """`fusecam swap` end to end with the built-in swapper: the face changes, the rest of the
-picture does not, every video frame is written, and a bad source says why.
+picture does not (beyond the invisible watermark's few grey levels), every video frame is
+written, the "SYNTHETIC" label is on unless --no-label, and a bad source says why.
 
 Runs `app.cli.main` in-process with real models. FUSECAM_CACHE_DIR points into tmp_path
 so the user's cache is never touched. Videos are FFV1 .mkv (lossless both ways), so
@@ -20,6 +21,9 @@ from app.cli.main import main
 from engine.core.paths import SAMPLE_FACES_DIR
 from engine.face.analyzer import FaceAnalyzer
 from engine.face.records import Face
+from engine.outputs.label import draw_label
+from engine.watermark.detect import detect
+from engine.watermark.embed import max_change
 from tests.conftest import REPO_ROOT
 
 GRACE = SAMPLE_FACES_DIR / "grace_hopper.jpg"
@@ -70,14 +74,29 @@ def face_regions(
 def assert_swapped(
     analyzer: FaceAnalyzer, target: NDArray[np.uint8], output: NDArray[np.uint8]
 ) -> float:
-    """The face changed; far from it every pixel is the target's. Returns the face's
-    mean absolute change (grey levels)."""
+    """The face changed; far from it every pixel is the target's, give or take the
+    watermark (and the label in the corner, unless the output was made with
+    --no-label: `far` excludes the corner then). Returns the face's mean absolute
+    change (grey levels)."""
     assert output.shape == target.shape
     inside, far = face_regions(analyzer, target)
-    np.testing.assert_array_equal(output[far], target[far])
+    far = far & ~label_corner(target.shape[:2])
+    moved = np.abs(output.astype(np.int16) - target)[far]
+    assert moved.max() <= max_change(), moved.max()
     change = float(np.abs(output.astype(np.int16) - target)[inside].mean())
     assert change > 8.0, change
     return change
+
+
+def label_corner(shape: tuple[int, ...]) -> NDArray[np.bool_]:
+    """The label's box on a frame of `shape`: the bounding box of what drawing it
+    changes on a white frame."""
+    white = np.full((*shape[:2], 3), 255, np.uint8)
+    draw_label(white)
+    ys, xs = np.nonzero((white != 255).any(axis=2))
+    corner = np.zeros(shape[:2], bool)
+    corner[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1] = True
+    return corner
 
 
 def test_swap_image_changes_the_face_and_nothing_far_from_it(
@@ -93,6 +112,28 @@ def test_swap_image_changes_the_face_and_nothing_far_from_it(
     assert output is not None and target is not None
     assert_swapped(analyzer, target, output)  # measured: 31 grey levels
     assert list((cache_dir / "sources").glob("*.npz")), "the source was not cached"
+    assert detect(output).marked
+
+
+def test_swap_outputs_carry_the_label_unless_no_label(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("FUSECAM_LOG_DIR", str(tmp_path / "log"))
+    target = cv2.imread(str(EILEEN))
+    assert target is not None
+    corner = label_corner(target.shape)
+    darkened = {}
+    for flag in ("--label", "--no-label"):
+        out = tmp_path / f"OUT{flag}.png"
+        argv = ["swap", "--source", str(GRACE), "--target", str(EILEEN), "--output", str(out)]
+        code, err = invoke([*argv, flag] if flag == "--no-label" else argv, capsys)
+        assert code == 0, err
+        output = cv2.imread(str(out))
+        assert output is not None
+        # The badge darkens its box to 2/5 and writes white text on it.
+        darkened[flag] = float(np.abs(target[corner].astype(int) - output[corner]).mean())
+    assert darkened["--label"] > 10, darkened
+    assert darkened["--no-label"] < 2, darkened
 
 
 def test_swap_image_with_several_source_photos(

@@ -1,5 +1,8 @@
 """The output guard's policy on packets whose swap check is known: hand on, hold, cover,
-placeholder, label — and the guard in a live session's outputs."""
+placeholder, label, watermark — and the guard in a live session's outputs.
+
+Every frame the guard hands on carries the invisible watermark, so the expected frames
+are compared marked (`_marked`: the same Watermarker the guard uses)."""
 
 from __future__ import annotations
 
@@ -9,7 +12,9 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 
+from engine.core.imageio import read_image
 from engine.core.packet import FramePacket, SwapCheck
+from engine.core.paths import SAMPLE_FACES_DIR
 from engine.core.settings import EngineSettings, OutputSettings
 from engine.core.types import Frame
 from engine.outputs.cover import blur, cover_boxes, pixelate
@@ -19,6 +24,8 @@ from engine.runtime.pipeline import Engine
 from engine.runtime.session import LiveSession
 from engine.sources import DemoSource
 from engine.stages.passthrough import PassThrough
+from engine.watermark.detect import detect
+from engine.watermark.embed import Watermarker
 
 MS = 1_000_000
 SIZE = (96, 128)  # h, w
@@ -52,18 +59,41 @@ def _guard() -> OutputGuard:
     return OutputGuard(_NoFeed(), OutputSettings)  # type: ignore[arg-type]
 
 
+def _marked(frame: Frame) -> Frame:
+    return Watermarker().mark(frame)
+
+
 SWAPPED = SwapCheck(True)
 LOST = SwapCheck(False, "no_face")
 NO_LABEL = OutputSettings(synthetic_label=False)
 
 
-def test_swapped_frames_pass_unchanged_and_not_copied() -> None:
+def test_swapped_frames_pass_with_only_the_watermark_added() -> None:
     guard = _guard()
     packet = _packet(1, SWAPPED)
     out = guard.guard(packet, NO_LABEL)
-    assert out.result is packet.result  # no copy on the common path
+    assert np.array_equal(out.result, _marked(packet.result))
+    assert not np.array_equal(out.result, packet.result)
+    assert np.array_equal(packet.result, 255 - _frame(1))  # the engine's frame untouched
     assert out.frame_id == 1 and out.info["guard"] == "swapped"
     assert not out.result.flags.writeable
+
+
+def test_swapped_held_and_raw_frames_carry_a_readable_watermark() -> None:
+    """With the label on or off. (Covers and cards are marked too — the tests above
+    compare them marked — but a blur or a card is mostly flat, and flat areas are left
+    alone: engine.watermark.embed.)"""
+    picture = read_image(SAMPLE_FACES_DIR / "grace_hopper.jpg")  # a real picture
+    packets = [
+        FramePacket(0, 0, picture, output=255 - picture, check=SWAPPED),
+        FramePacket(1, 100 * MS, picture, check=LOST),  # held
+    ]
+    for settings in (NO_LABEL, OutputSettings(), OutputSettings(on_face_lost="off")):
+        guard = _guard()
+        for packet in packets:
+            out = guard.guard(packet, settings)
+            found = detect(out.result)
+            assert found.marked, (settings, out.info["guard"], found.describe())
 
 
 def test_a_miss_holds_the_last_swapped_frame_then_covers() -> None:
@@ -76,7 +106,7 @@ def test_a_miss_holds_the_last_swapped_frame_then_covers() -> None:
     late = _packet(3, LOST, 501)
     covered = guard.guard(late, NO_LABEL)
     assert covered.info["guard"] == "covered"
-    assert np.array_equal(covered.result, blur(late.frame))
+    assert np.array_equal(covered.result, _marked(blur(late.frame)))
     assert guard.status().counts == {"swapped": 1, "held": 2, "covered": 1, "card": 0, "raw": 0}
 
 
@@ -101,8 +131,8 @@ def test_each_cover_replaces_the_whole_frame(action, expected) -> None:  # type:
     guard = _guard()
     packet = _packet(0, LOST)
     out = guard.guard(packet, OutputSettings(synthetic_label=False, on_face_lost=action))
-    assert np.array_equal(out.result, expected(packet))
-    assert not np.array_equal(out.result, packet.frame)
+    assert np.array_equal(out.result, _marked(expected(packet)))
+    assert not np.array_equal(out.result, _marked(packet.frame))
 
 
 def test_face_covers_touch_only_the_located_faces_else_everything() -> None:
@@ -111,13 +141,15 @@ def test_face_covers_touch_only_the_located_faces_else_everything() -> None:
     box = (20, 10, 70, 60)
     located = _packet(0, SwapCheck(False, "swap_off", (box,)))
     out = guard.guard(located, settings).result
-    assert np.array_equal(out, cover_boxes(located.frame, [box], "pixelate"))
+    assert np.array_equal(out, _marked(cover_boxes(located.frame, [box], "pixelate")))
     outside = np.ones(SIZE, bool)
     outside[10:60, 20:70] = False
-    assert np.array_equal(out[outside], located.frame[outside])
-    assert not np.array_equal(out[10:60, 20:70], located.frame[10:60, 20:70])
+    frame = _marked(located.frame)
+    assert np.array_equal(out[outside], frame[outside])
+    assert not np.array_equal(out[10:60, 20:70], frame[10:60, 20:70])
     nowhere = _packet(1, SwapCheck(False, "no_face"))
-    assert np.array_equal(guard.guard(nowhere, settings).result, pixelate(nowhere.frame))
+    expected = _marked(pixelate(nowhere.frame))
+    assert np.array_equal(guard.guard(nowhere, settings).result, expected)
 
 
 def test_until_the_stages_run_the_outputs_show_the_starting_card() -> None:
@@ -125,14 +157,15 @@ def test_until_the_stages_run_the_outputs_show_the_starting_card() -> None:
     for check in (SwapCheck(False, "starting"), None):  # None: never processed
         out = guard.guard(_packet(0, check), NO_LABEL)
         assert out.info["guard"] == "card"
-        assert np.array_equal(out.result, card_for((SIZE[1], SIZE[0]), "starting"))
+        assert np.array_equal(out.result, _marked(card_for((SIZE[1], SIZE[0]), "starting")))
 
 
 def test_off_hands_on_the_raw_frame() -> None:
     guard = _guard()
     packet = _packet(0, LOST)
     out = guard.guard(packet, OutputSettings(synthetic_label=False, on_face_lost="off"))
-    assert out.info["guard"] == "raw" and out.result is packet.frame
+    assert out.info["guard"] == "raw"
+    assert np.array_equal(out.result, _marked(packet.frame))
 
 
 def test_the_label_is_on_every_kind_of_output_frame_by_default() -> None:
@@ -188,7 +221,7 @@ def test_a_live_session_guards_its_outputs() -> None:
     finally:
         session.stop()
     assert len(got) >= 5
-    card = card_for((160, 120), "starting")
+    card = _marked(card_for((160, 120), "starting"))
     for packet in got:
         assert packet.info["guard"] == "card"
         body = (slice(0, 90), slice(None))  # above the label

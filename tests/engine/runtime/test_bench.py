@@ -27,7 +27,10 @@ def test_bench_report_schema(
 ) -> None:
     check_bench_report(report, frames=20, size=(320, 180))
     for run in report["runs"]:
-        assert set(run["stages"]) == {"passthrough"}
+        # The stages, and the watermark the output guard adds, as its own row.
+        assert list(run["stages"]) == ["passthrough", "watermark"]
+        assert run["stages"]["watermark"]["ran"] == 20
+        assert run["stages"]["watermark"]["p50_ms"] > 0
         assert run["providers"] == []  # no stage here runs a model
     json.dumps(report)  # plain JSON types only
 

@@ -316,6 +316,14 @@
         <translation>Systemprüfung (GPU, virtuelle Kamera, Protokolle)…</translation>
     </message>
     <message>
+        <source>Check a file for the watermark…</source>
+        <translation>Datei auf das Wasserzeichen prüfen…</translation>
+    </message>
+    <message>
+        <source>Activity log…</source>
+        <translation>Aktivitätsprotokoll…</translation>
+    </message>
+    <message>
         <source>About Fusecam</source>
         <translation>Über Fusecam</translation>
     </message>
@@ -1220,6 +1228,14 @@ an: um sie auszuschalten, entferne unten das Häkchen, oder später unter
         <translation>Protokolldatei und Absturzberichte: {folder}</translation>
     </message>
     <message>
+        <source>Check a file for the watermark</source>
+        <translation>Datei auf das Wasserzeichen prüfen</translation>
+    </message>
+    <message>
+        <source>Images and videos (*)</source>
+        <translation>Bilder und Videos (*)</translation>
+    </message>
+    <message>
         <source>Open a video or image as input</source>
         <translation>Ein Video oder Bild als Eingang öffnen</translation>
     </message>
@@ -1310,6 +1326,54 @@ an: um sie auszuschalten, entferne unten das Häkchen, oder später unter
     <message>
         <source>Click or press {key} to switch it on or off</source>
         <translation>Klicken oder {key} drücken zum Ein- und Ausschalten</translation>
+    </message>
+    <message>
+        <source>Watermark check</source>
+        <translation>Wasserzeichen-Prüfung</translation>
+    </message>
+    <message>
+        <source>Checking {file}…</source>
+        <translation>{file} wird geprüft…</translation>
+    </message>
+    <message>
+        <source>Watermark check details</source>
+        <translation>Einzelheiten der Wasserzeichen-Prüfung</translation>
+    </message>
+    <message>
+        <source>{file} carries Fusecam&apos;s watermark: it was made with Fusecam.</source>
+        <translation>{file} trägt das Wasserzeichen von Fusecam: Es wurde mit Fusecam erstellt.</translation>
+    </message>
+    <message>
+        <source>No Fusecam watermark found in {file}.</source>
+        <translation>Kein Fusecam-Wasserzeichen in {file} gefunden.</translation>
+    </message>
+    <message>
+        <source>{file} could not be read as an image or a video.</source>
+        <translation>{file} konnte nicht als Bild oder Video gelesen werden.</translation>
+    </message>
+    <message>
+        <source>Activity log</source>
+        <translation>Aktivitätsprotokoll</translation>
+    </message>
+    <message>
+        <source>Each run of Fusecam&apos;s outputs adds a line: when, with which source face, which outputs were on and where files went. It stays on this computer.</source>
+        <translation>Jeder Lauf der Ausgaben von Fusecam fügt eine Zeile hinzu: wann, mit welchem Quellgesicht, welche Ausgaben an waren und wohin Dateien gingen. Es bleibt auf diesem Computer.</translation>
+    </message>
+    <message>
+        <source>Activity log entries</source>
+        <translation>Einträge des Aktivitätsprotokolls</translation>
+    </message>
+    <message>
+        <source>File: {path}</source>
+        <translation>Datei: {path}</translation>
+    </message>
+    <message>
+        <source>Clear the log</source>
+        <translation>Protokoll leeren</translation>
+    </message>
+    <message>
+        <source>(no entries)</source>
+        <translation>(keine Einträge)</translation>
     </message>
 </context>
 </TS>

@@ -1,0 +1,1 @@
+"""The invisible watermark every Fusecam output carries (docs/watermark.md)."""
