@@ -232,6 +232,12 @@ def _check_cpu_and_worst(run: dict[str, Any]) -> None:
     for w in worst:
         assert w["stage"] in run["stages"] and run["stages"][w["stage"]]["ran"] > 0
     assert run["gc"]["collections"] >= 0
+    # The engine thread's CPU time per frame is only known when profiling.
+    profiling = "profile" in run
+    assert (run["processing_cpu"] is not None) == profiling
+    assert all(("processing_cpu_ms" in w) == profiling for w in worst)
+    if profiling:
+        _check_summary(run["processing_cpu"])
 
 
 @pytest.fixture(scope="session")

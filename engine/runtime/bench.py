@@ -113,6 +113,7 @@ def _run_once(
         # Process CPU time (all threads: capture decode, engine, onnxruntime) per frame.
         "cpu_ms_per_frame": round(frame_log.cpu_s * 1000 / snap.frames, 3) if snap.frames else 0.0,
         "worst_frames": frame_log.worst(WORST_FRAMES),
+        "processing_cpu": frame_log.processing_cpu(),
         "gc": frame_log.gc_report(),
     }
     if mode == "paced" and elapsed > 0:
@@ -234,11 +235,21 @@ def _cpu_and_worst_lines(run: dict[str, Any]) -> list[str]:
     gc = run["gc"]
     cpu += f"  faces {run['faces']} ({run['faces_per_frame']:g}/frame)"
     cpu += f"  gc {gc['collections']}× max {gc['max_ms']:.1f} ms"
-    lines = [cpu, "  worst frames (processing ms: the stage / step most over its typical time)"]
+    lines = [cpu]
+    if run.get("processing_cpu"):
+        c = run["processing_cpu"]
+        lines.append(
+            f"  processing cpu  p50 {c['p50_ms']:.2f}  p95 {c['p95_ms']:.2f}  max {c['max_ms']:.2f}"
+            "  (engine thread's CPU time per frame)"
+        )
+    lines.append(
+        "  worst frames (processing ms [its CPU ms]: the stage / step most over its typical"
+    )
+    lines.append("  time; much less CPU than wall time means other programs held the core)")
     for w in run["worst_frames"]:
-        cause = ""
+        cause = f"[cpu {w['processing_cpu_ms']:.1f}]  " if "processing_cpu_ms" in w else ""
         if "stage" in w:
-            cause = f"{w['stage']} {w['stage_ms']:.1f} (typ {w['stage_typical_ms']:.1f})"
+            cause += f"{w['stage']} {w['stage_ms']:.1f} (typ {w['stage_typical_ms']:.1f})"
         if "step" in w:
             cause += f", {w['step']} {w['step_ms']:.1f} (typ {w['step_typical_ms']:.1f})"
         skipped = ", ".join(f"{k}: {v}" for k, v in w.get("skipped", {}).items())

@@ -16,13 +16,14 @@ import gc
 import threading
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from engine.core.packet import FramePacket
 from engine.core.profile import depth_of, parent_of
+from engine.core.stats import PROCESSING, Summary
 
 WORST_FRAMES = 5
 
@@ -36,6 +37,9 @@ class FrameRecord:
     stages_ms: dict[str, float]  # the stages that ran
     steps_ms: dict[str, float]  # sub-steps, when profiling (else empty)
     skipped: dict[str, str]
+    # The engine thread's CPU time in the frame and per stage, when profiling (else
+    # empty): a slow frame with little CPU time was the neighbours', not ours.
+    cpu_ms: dict[str, float] = field(default_factory=dict)
 
 
 class FrameLog:
@@ -74,6 +78,7 @@ class FrameLog:
                 stages_ms=dict(packet.timings_ms),
                 steps_ms=dict(packet.steps.times_ms),
                 skipped=dict(packet.skipped),
+                cpu_ms={k: v for k, v in packet.steps.cpu_ms.items() if "/" not in k},
             )
         )
 
@@ -89,6 +94,12 @@ class FrameLog:
 
     def worst(self, count: int = WORST_FRAMES) -> list[dict[str, Any]]:
         return worst_frames(self.records, count)
+
+    def processing_cpu(self) -> dict[str, float] | None:
+        """p50/p95/max of the engine thread's CPU time per frame (profiling only): the
+        spread of our own work, which other programs on the machine cannot inflate."""
+        values = [r.cpu_ms[PROCESSING] for r in self.records if PROCESSING in r.cpu_ms]
+        return Summary.of(values).as_dict() if values else None
 
 
 def worst_frames(records: Sequence[FrameRecord], count: int) -> list[dict[str, Any]]:
@@ -117,11 +128,15 @@ def _describe(
         "end_to_end_ms": round(r.end_to_end_ms, 3),
         "faces": r.faces,
     }
+    if PROCESSING in r.cpu_ms:
+        row["processing_cpu_ms"] = round(r.cpu_ms[PROCESSING], 3)
     if r.stages_ms:
         stage = max(r.stages_ms, key=lambda k: r.stages_ms[k] - stage_typ.get(k, 0.0))
         row["stage"] = stage
         row["stage_ms"] = round(r.stages_ms[stage], 3)
         row["stage_typical_ms"] = round(stage_typ.get(stage, 0.0), 3)
+        if stage in r.cpu_ms:
+            row["stage_cpu_ms"] = round(r.cpu_ms[stage], 3)
         step = _slowest_step(stage, r.steps_ms, step_typ)
         if step is not None:
             row["step"] = step
