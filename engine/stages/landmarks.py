@@ -57,7 +57,7 @@ class LandmarkStage(Stage):
         t_s = packet.capture_ns / 1e9
         threshold = settings.tracking.presence_threshold
         by_id = {t.track_id: t for t in self.tracker.tracks}
-        kept = []
+        kept: list[Face] = []
         for face in faces:
             track = by_id.get(face.track_id)
             if track is None:
