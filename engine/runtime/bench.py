@@ -112,6 +112,7 @@ def _run_once(
         "faces_per_frame": _mean_faces(frame_log),
         # Process CPU time (all threads: capture decode, engine, onnxruntime) per frame.
         "cpu_ms_per_frame": round(frame_log.cpu_s * 1000 / snap.frames, 3) if snap.frames else 0.0,
+        "thread_cpu_ms_per_frame": frame_log.thread_ms_per_frame(),
         "worst_frames": frame_log.worst(WORST_FRAMES),
         "processing_cpu": frame_log.processing_cpu(),
         "gc": frame_log.gc_report(),
@@ -236,6 +237,9 @@ def _cpu_and_worst_lines(run: dict[str, Any]) -> list[str]:
     cpu += f"  faces {run['faces']} ({run['faces_per_frame']:g}/frame)"
     cpu += f"  gc {gc['collections']}× max {gc['max_ms']:.1f} ms"
     lines = [cpu]
+    if run.get("thread_cpu_ms_per_frame"):
+        threads = run["thread_cpu_ms_per_frame"].items()
+        lines.append("  cpu by thread (ms/frame): " + ", ".join(f"{n} {ms:g}" for n, ms in threads))
     if run.get("processing_cpu"):
         c = run["processing_cpu"]
         lines.append(

@@ -24,6 +24,7 @@ import numpy as np
 from engine.core.packet import FramePacket
 from engine.core.profile import depth_of, parent_of
 from engine.core.stats import PROCESSING, Summary
+from engine.runtime import thread_cpu
 
 WORST_FRAMES = 5
 
@@ -51,6 +52,8 @@ class FrameLog:
         self._active = False
         self._cpu_started = 0.0
         self.cpu_s = 0.0
+        self._threads_before: dict[int, tuple[str, float]] = {}
+        self._threads_after: dict[int, tuple[str, float]] = {}
         self._gc = _GcPauses()
 
     def start(self) -> None:
@@ -58,12 +61,14 @@ class FrameLog:
         self.records.clear()
         self._gc.reset()
         self._cpu_started = time.process_time()
+        self._threads_before = thread_cpu.snapshot()
         self._active = True
 
     def stop(self) -> None:
         if self._active:
             # Process CPU time: every thread (capture decode, engine, onnxruntime, sinks).
             self.cpu_s = time.process_time() - self._cpu_started
+            self._threads_after = thread_cpu.snapshot()
         self._active = False
 
     def __call__(self, packet: FramePacket) -> None:
@@ -91,6 +96,12 @@ class FrameLog:
 
     def gc_report(self) -> dict[str, Any]:
         return self._gc.report()
+
+    def thread_ms_per_frame(self) -> dict[str, float]:
+        """Where the process CPU time went, per thread name, in ms per measured frame."""
+        frames = len(self.records)
+        before, after = self._threads_before, self._threads_after
+        return thread_cpu.per_thread_ms(before, after, frames, self.cpu_s)
 
     def worst(self, count: int = WORST_FRAMES) -> list[dict[str, Any]]:
         return worst_frames(self.records, count)
