@@ -179,7 +179,7 @@ SUMMARY_KEYS = {"p50_ms", "p95_ms", "max_ms"}
 RUN_KEYS = {
     "mode", "size", "frames", "fps", "dropped", "peak_rss_mb", "providers",
     "stages", "processing", "end_to_end", "cpu_ms_per_frame", "worst_frames", "faces",
-    "faces_per_frame", "gc",
+    "faces_per_frame", "gc", "thread_cpu_ms_per_frame",
 }  # fmt: skip
 
 
@@ -232,6 +232,7 @@ def _check_cpu_and_worst(run: dict[str, Any]) -> None:
     for w in worst:
         assert w["stage"] in run["stages"] and run["stages"][w["stage"]]["ran"] > 0
     assert run["gc"]["collections"] >= 0
+    assert all(ms > 0 for ms in run["thread_cpu_ms_per_frame"].values())
     # The engine thread's CPU time per frame is only known when profiling.
     profiling = "profile" in run
     assert (run["processing_cpu"] is not None) == profiling
