@@ -24,7 +24,7 @@ $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
 	touch $@ $(VENV)/.installed-app
 
 run: $(VENV)/.installed-app
-	$(BIN)/fusecam
+	$(BIN)/fusecam || test $$? -eq 3  # 3: no display, the headless command was printed
 
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check engine app tests tools
@@ -42,7 +42,8 @@ test: lint typecheck pytest
 bench: $(VENV)/.installed-app
 	$(BIN)/fusecam bench --demo --size 1280x720
 
-# Swap quality on every DEV and WIDE pair, scored by ../shared/tools/facejudge (its first
+# Development only: swap quality on every DEV and WIDE pair, scored by the workspace's
+# ../shared/tools/facejudge (not part of the repository; its first
 # run installs the judge): one table (DEV, WIDE, combined), contact sheets in out/quality.
 quality: $(VENV)/.installed-dev
 	$(BIN)/python -m tests.quality.run_quality out/quality

@@ -12,6 +12,8 @@ from app.cli.inputs import add_input_options, make_source, parse_size
 from app.cli.options import Subparsers, add_source_option, positive
 from engine.core.settings import EngineSettings
 
+STDOUT = Path("-")  # `--json` without a file name
+
 
 def add_parser(sub: Subparsers) -> None:
     bench = sub.add_parser("bench", help="measure speed and memory (JSON + table)")
@@ -41,8 +43,11 @@ def add_parser(sub: Subparsers) -> None:
     bench.add_argument(
         "--json",
         type=Path,
+        nargs="?",
+        const=STDOUT,
         metavar="OUT.json",
-        help="write the JSON here (then only the table is printed)",
+        help="the full report as JSON: into OUT.json, or printed instead of the table "
+        "with --json alone (without --json: the table only)",
     )
     bench.add_argument(
         "--enhancer",
@@ -99,10 +104,11 @@ def run(args: argparse.Namespace, settings: EngineSettings) -> int:
         ),
     )
     text = json.dumps(report, indent=2)
+    if args.json == STDOUT:  # for a pipe: the JSON alone
+        print(text)
+        return 0
     print(format_table(report))
     if args.json is not None:  # the JSON is for tools: in the file, not on the terminal too
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(text + "\n")
-    else:
-        print(text)
     return 0

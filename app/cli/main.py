@@ -80,6 +80,21 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def gui_blocked(args: argparse.Namespace) -> tuple[str, int] | None:
+    """Why the window cannot open here, said before Qt tries (and aborts), with the exit
+    status: no display (NO_DISPLAY_EXIT: `make run` ends there without an error), or X11
+    libraries Qt needs are missing (2)."""
+    from app.gui.display import NO_DISPLAY_EXIT, has_display, headless_hint
+    from engine.runtime import desktop_libs
+
+    if not has_display() and args.screenshot is None:
+        return headless_hint(), NO_DISPLAY_EXIT
+    missing = desktop_libs.missing_libraries() if desktop_libs.uses_xcb() else []
+    if missing:  # Qt would abort with "could not load the Qt platform plugin xcb"
+        return f"fusecam: error: {desktop_libs.missing_text(missing)}", 2
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -104,11 +119,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "models":
             with terminate_like_interrupt():
                 return models.run_models(args)
-        from app.gui.display import HEADLESS_HINT, has_display
-
-        if not has_display() and args.screenshot is None:
-            print(HEADLESS_HINT, file=sys.stderr)
-            return 2
+        blocked = gui_blocked(args)
+        if blocked is not None:
+            print(blocked[0], file=sys.stderr)
+            return blocked[1]
         from app.gui.launch import launch
 
         return launch(args, asked_source(args), diagnostics)

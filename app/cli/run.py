@@ -56,6 +56,21 @@ def status_line(snap: StatsSnapshot, governor: GovernorStatus | None = None) -> 
     return line
 
 
+def summary_line(
+    snap: StatsSnapshot, read: int, seconds: float, governor: GovernorStatus | None = None
+) -> str:
+    """The run's end: frames read and processed (the engine skips what arrives while it
+    is busy: newest wins), over how long, the frame rate and latency it held, and the
+    quality step it ended on."""
+    step = f" · {governor.text()}" if governor is not None and governor.active else ""
+    return (
+        f"done: {read} input frames in {seconds:.1f} s, {snap.frames} processed, "
+        f"{snap.dropped} skipped while the engine was busy (newest frame wins) · "
+        f"{snap.fps:.1f} fps · latency p50 {snap.end_to_end.p50_ms:.1f} ms, "
+        f"p95 {snap.end_to_end.p95_ms:.1f} ms{step}"
+    )
+
+
 class OutputUsageError(ValueError):
     """Output options that make no sense together."""
 
@@ -75,7 +90,9 @@ def add_parser(sub: Subparsers) -> None:
     add_source_option(run, "source face image (default: a bundled sample face)")
     add_input_options(run)
     run.add_argument("--record", type=Path, metavar="OUT.mp4", help="record the output")
-    run.add_argument("--frames", type=positive, metavar="N", help="stop after N frames")
+    run.add_argument(
+        "--frames", type=positive, metavar="N", help="stop after N input frames (then a summary)"
+    )
     run.add_argument("--size", type=parse_size, metavar="WxH", help="resize input frames")
     run.add_argument("--no-preview", action="store_true", help="no preview window")
     run.add_argument(
@@ -120,8 +137,9 @@ def add_output_options(run: argparse.ArgumentParser) -> None:
         "--stream",
         type=_endpoint,
         metavar="[HOST:]PORT",
-        help="serve MJPEG at http://HOST:PORT/stream.mjpg (host default "
-        "127.0.0.1; any other host needs --token)",
+        help="serve the output at http://HOST:PORT/: /stream.ts (MPEG-TS with capture "
+        "times, for OBS's Media Source), /stream.mjpg (browsers); host default "
+        "127.0.0.1, any other host needs --token",
     )
     group.add_argument(
         "--token",
@@ -193,7 +211,8 @@ def describe_outputs(outputs: OutputSet) -> list[str]:
         lines.append(f"virtual camera: {outputs.virtual_cam.info.describe()}")
     if outputs.stream is not None:
         server = outputs.stream
-        lines.append(f"stream: {server.url}  (snapshot: {server.snapshot_url})")
+        lines.append(f"stream for OBS (Media Source, MPEG-TS): {server.ts_url}")
+        lines.append(f"stream for browsers (MJPEG): {server.url}  (how-to: {server.page_url})")
         if server.config.exposed:
             lines.append(
                 f"stream: listening on {server.config.host}, reachable from the network; "
@@ -243,6 +262,7 @@ def run(args: argparse.Namespace, settings: EngineSettings) -> int:
     stop = threading.Event()  # Ctrl+C, SIGTERM, SIGHUP: stop in order, files finished
     problem = None
     with stop_requests(stop):
+        started = time.monotonic()
         session.start()
         try:
             if show_preview:
@@ -254,13 +274,18 @@ def run(args: argparse.Namespace, settings: EngineSettings) -> int:
         finally:
             recorder, cam = outputs.recorder, outputs.virtual_cam
             session.stop()  # source, engine, then the outputs (DESIGN.md order)
+    assert session.source is not None
+    read, seconds = session.source.frames_read, time.monotonic() - started
     engine = session.engine
-    print(f"fusecam: {status_line(engine.stats.snapshot(), engine.governor.status())}",
-          file=sys.stderr)  # fmt: skip
+    summary = summary_line(engine.stats.snapshot(), read, seconds, engine.governor.status())
+    print(f"fusecam: {summary}", file=sys.stderr)
     if cam is not None:
         print(f"fusecam: sent {cam.frames} frames to the virtual camera", file=sys.stderr)
     if recorder is not None and recorder.finished:
-        print(f"fusecam: recorded {recorder.written} frames to {recorder.path}", file=sys.stderr)
+        print(
+            f"fusecam: recorded {recorder.written} frames to {recorder.path} ({recorder.codec})",
+            file=sys.stderr,
+        )
     if problem is not None:
         print(f"fusecam: error: {problem}", file=sys.stderr)
     return 1 if session.error is not None or problem is not None else 0

@@ -66,7 +66,7 @@ def run(args: argparse.Namespace, settings: EngineSettings) -> int:
             with video_progress() as progress:
                 report = swap_video(session.engine, args.target, args.output, progress)
             written = report.written if report.written is not None else report.frames
-            done = f"wrote {written} frames to {args.output}"
+            done = f"wrote {written} frames to {args.output} ({report.video_codec})"
     except KeyboardInterrupt:
         print(f"fusecam: interrupted; {args.output} was not written", file=sys.stderr)
         raise

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QApplication
 from app.gui.display import has_display
 from app.gui.i18n import install_translator
 from app.gui.main_window import MainWindow
+from app.gui.window_fit import DESIGN_SIZE
 from app.logs import Diagnostics
 from engine.runtime import settings_store
 from engine.sources.base import FrameSource
@@ -31,7 +32,9 @@ SCREENSHOT_MAX_WAIT_MS = 20000
 
 def apply_style(app: QApplication) -> None:
     try:
-        app.setStyleSheet(STYLE_FILE.read_text(encoding="utf-8"))
+        # Images in the style sheet by absolute path: wherever the package is installed.
+        style = STYLE_FILE.read_text(encoding="utf-8").replace("@ICONS@", ICON_DIR.as_posix())
+        app.setStyleSheet(style)
     except OSError as exc:
         log.warning("style sheet %s not loaded: %s", STYLE_FILE, exc)
 
@@ -52,7 +55,8 @@ def launch(
     input the command line asked for, or None for the saved choice; `diagnostics`: where
     crash reports go (the window says so when one is written)."""
     screenshot: Path | None = args.screenshot
-    if not has_display():
+    screenless = not has_display()
+    if screenless:
         # A screenshot needs no screen: render offscreen (read when QApplication starts).
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
     app = QApplication.instance() or QApplication(sys.argv[:1])
@@ -74,6 +78,8 @@ def launch(
         show_notice=screenshot is None,
         startup_messages=loaded.messages,
     )
+    if screenless:
+        window.resize(DESIGN_SIZE)  # no screen to fit: the picture docs and CI expect
     if diagnostics is not None:
         diagnostics.keep_secret(loaded.state.stream_token)
         window.watch_crashes(diagnostics)

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QByteArray, QTimer
+from PySide6.QtCore import QTimer
 from PySide6.QtGui import (
     QCloseEvent,
     QDragEnterEvent,
@@ -36,6 +36,7 @@ from app.gui.qt_compat import guard_none_refcount
 from app.gui.widgets.gallery import display_name
 from app.gui.widgets.notice import ResponsibleUseNotice
 from app.gui.widgets.shortcuts import SHORTCUTS
+from app.gui.window_fit import place_window
 from app.gui.window_layout import WindowLayout
 from app.gui.window_status import WindowStatus
 from engine.core.settings import EngineSettings
@@ -68,7 +69,6 @@ class MainWindow(WindowStatus):
         guard_none_refcount()  # before the thousands of Qt calls a live window makes
         self.setWindowTitle("Fusecam")
         self.setObjectName("mainWindow")
-        self.resize(1280, 800)
         self.setAcceptDrops(True)
         state = state or AppState()
         self.state = state
@@ -119,8 +119,7 @@ class MainWindow(WindowStatus):
         self.notice: ResponsibleUseNotice | None = None
         if show_notice and not state.notice_accepted:
             QTimer.singleShot(0, self.show_notice)
-        if state.window_geometry:
-            self.restoreGeometry(QByteArray.fromBase64(state.window_geometry.encode()))
+        place_window(self, state.window_geometry)
         self.refresh_model_choices()
 
     # --- construction ----------------------------------------------------------------------

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QMenu, QMessageBox, QToolButton
 
+from app import __version__
 from app.gui.i18n import LANGUAGES, QT_TR_NOOP, tr
 from app.gui.widgets.hud import HUD_SIZES
 from app.gui.widgets.shortcuts import SHORTCUTS
@@ -24,7 +25,7 @@ HUD_SIZE_NAMES = {
 
 def _about() -> str:
     return (
-        "<b>Fusecam</b> — "
+        f"<b>Fusecam {__version__}</b> — "
         + tr("real-time face swap for streamers.")
         + "<br>"
         + tr("Bundled sample faces are public-domain photographs.")
@@ -34,6 +35,9 @@ def _about() -> str:
 
 
 def _keys_for(action: str) -> str:
+    """The key of `action`; none for "" (rows the window handles itself, e.g. Space)."""
+    if not action:
+        return ""
     return next((s.keys for s in SHORTCUTS if s.action == action), "")
 
 

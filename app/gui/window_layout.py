@@ -27,6 +27,7 @@ from app.gui.widgets.controls import ControlPanel
 from app.gui.widgets.gallery import GalleryPanel
 from app.gui.widgets.hud import HudOverlay
 from app.gui.widgets.messages import MessageBar
+from app.gui.widgets.on_air import CORNER, OnAirBar
 from app.gui.widgets.outputs_panel import OutputsPanel
 from app.gui.widgets.preview import PreviewWidget
 from engine.core.settings import EngineSettings
@@ -72,6 +73,7 @@ class WindowLayout:
         self.splitter.setStretchFactor(1, 0)
         self.gallery_height = state.gallery_height
         layout.addWidget(self.messages)
+        self.on_air = self._place_on_air(window, layout)
         layout.addWidget(self.splitter, 1)
         window.setCentralWidget(central)
         self.controls = ControlPanel(settings)
@@ -93,10 +95,26 @@ class WindowLayout:
         self.guard_label = QLabel("")
         self.guard_label.setObjectName("guardStatus")
         self.provider_label = QLabel("")
+        self.on_air_label = QLabel(tr("on air: nothing"))
+        self.on_air_label.setObjectName("onAirStatus")
         status = window.statusBar()
         status.addWidget(self.source_label, 1)
+        status.addPermanentWidget(self.on_air_label)
         status.addPermanentWidget(self.guard_label)
         status.addPermanentWidget(self.provider_label)
+
+    @staticmethod
+    def _place_on_air(window: QMainWindow, layout: QVBoxLayout) -> OnAirBar:
+        """In the menu bar's free right end: always in view, whatever panel is open, and
+        no row taken from the preview; above the preview where the menu bar is the
+        system's (macOS: a global menu bar shows no widgets)."""
+        bar = OnAirBar()
+        menu_bar = window.menuBar()
+        if menu_bar.isNativeMenuBar():
+            layout.addWidget(bar)
+        else:
+            menu_bar.setCornerWidget(bar, CORNER)
+        return bar
 
     def fit_dock(self, window: QMainWindow) -> None:
         """As narrow as the widest tab's controls allow (translations are longer)."""

@@ -15,8 +15,11 @@ from app.gui.guard_text import raw_marker, short_guard_text
 from app.gui.i18n import tr
 from app.gui.widgets.hud import HudData
 from app.gui.widgets.messages import FallbackWatch
+from app.gui.widgets.on_air import OnAir
+from app.gui.widgets.on_air import summary as on_air_summary
 from app.gui.window_actions import WindowActions
 from app.gui.window_layout import WindowLayout
+from engine.models.gpu import nvidia_gpu_present
 from engine.runtime.enhancer_cost import EnhancerCostMeter
 from engine.sources import CameraSource
 
@@ -36,6 +39,12 @@ class WindowStatus(WindowActions):
         self._camera_lost = False
         self._providers_shown: list[str] = []
         self._fallbacks = FallbackWatch()
+        self.outputs.on_air_changed.connect(self._show_on_air)
+        self.ui.on_air.toggled.connect(self.outputs.toggle)
+
+    def _show_on_air(self, states: list[OnAir]) -> None:
+        self.ui.on_air.show_states(states)
+        self.ui.on_air_label.setText(on_air_summary(states))
 
     def start_status(self) -> None:
         self._hud_timer.start()
@@ -70,6 +79,7 @@ class WindowStatus(WindowActions):
         snap = self.core.engine.stats.snapshot()
         order = [stage.name for stage in self.core.engine.stages]
         providers = self.core.providers()  # changes when a neural model comes into use
+        states = self.outputs.states
         if providers != self._providers_shown:
             self._update_providers()
         self.hud.set_data(
@@ -79,6 +89,7 @@ class WindowStatus(WindowActions):
                 order,
                 governor=self.core.engine.governor.status(),
                 enhancer_costs=[c.text() for c in self.meter.costs.values()],
+                on_air=(on_air_summary(states), any(s.on and not s.busy for s in states)),
             )
         )
         cost = self.meter.tick(time.monotonic())
@@ -108,7 +119,11 @@ class WindowStatus(WindowActions):
         text = ", ".join(p.removesuffix("ExecutionProvider") for p in providers)
         self.provider_label.setText(tr("provider: {names}").format(names=text or tr("none")))
         cpu_only = bool(providers) and all(p.startswith("CPU") for p in providers)
-        self.provider_label.setToolTip(
-            tr("Running on the CPU: no GPU execution provider could be loaded.") if cpu_only else ""
-        )
+        if not cpu_only:
+            tip = ""
+        elif nvidia_gpu_present():
+            tip = tr("Running on the CPU: no GPU execution provider could be loaded.")
+        else:
+            tip = tr("Running on the CPU (no NVIDIA GPU found).")
+        self.provider_label.setToolTip(tip)
         self.advise_on_providers(providers)

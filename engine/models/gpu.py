@@ -236,6 +236,33 @@ def nvidia_driver() -> tuple[str | None, list[str]]:
     return None, []
 
 
+NVIDIA_PCI_VENDOR = "0x10de"
+PCI_DISPLAY_CLASS = "0x03"  # VGA, 3D and other display controllers
+
+
+def nvidia_gpus_on_pci(devices: Path = Path("/sys/bus/pci/devices")) -> int:
+    """How many NVIDIA display controllers the PCI bus lists (Linux; 0 elsewhere). Sees a
+    card whose driver is not installed, which the driver checks cannot."""
+    if not devices.is_dir():
+        return 0
+    count = 0
+    for device in devices.iterdir():
+        try:
+            vendor = (device / "vendor").read_text().strip().lower()
+            kind = (device / "class").read_text().strip().lower()
+        except OSError:
+            continue
+        count += vendor == NVIDIA_PCI_VENDOR and kind.startswith(PCI_DISPLAY_CLASS)
+    return count
+
+
+@cache
+def nvidia_gpu_present() -> bool:
+    """Whether this machine has an NVIDIA GPU, driver or not. Without one the CPU is the
+    right place for the models, and nothing about CUDA is worth saying."""
+    return nvidia_driver()[0] is not None or nvidia_gpus_on_pci() > 0
+
+
 def _driver_library() -> str:
     return "nvcuda.dll" if sys.platform == "win32" else "libcuda.so.1"
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import onnxruntime as ort
 
 from engine.core.settings import EXECUTION_PROVIDERS, ExecutionProvider
-from engine.models.gpu import preload_cuda_libraries
+from engine.models.gpu import nvidia_gpu_present, preload_cuda_libraries
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +63,10 @@ def offered_providers() -> tuple[ExecutionProvider, ...]:
 def requested_providers(choice: ExecutionProvider = "auto") -> list[str]:
     available = set(ort.get_available_providers())
     keys = _AUTO_ORDER if choice == "auto" else tuple(dict.fromkeys((choice, "cpu")))
+    if choice == "auto" and not nvidia_gpu_present():
+        # onnxruntime-gpu lists CUDA on every machine; without an NVIDIA GPU "auto"
+        # means the CPU, chosen quietly rather than reported as a failed CUDA start.
+        keys = tuple(k for k in keys if k != "cuda")
     wanted = [_PROVIDER_NAMES[k] for k in keys if _PROVIDER_NAMES[k] in available]
     if "CPUExecutionProvider" not in wanted:
         wanted.append("CPUExecutionProvider")

@@ -67,6 +67,7 @@ class Recorder(QueueSink):
         self._previous: Frame | None = None
         self.written = 0
         self.repeated = 0
+        self.codec = ""  # what encodes the file, e.g. "H.264 (libx264)", once it is open
 
     def _compose(self, packet: FramePacket) -> Frame:
         if not self.side_by_side:
@@ -103,6 +104,7 @@ class Recorder(QueueSink):
             except (VideoWriteError, OSError) as exc:
                 raise RecorderError(str(exc)) from exc
             self._size = size
+            self.codec = self._output.writer.encoder.describe()
         elif size != self._size:
             assert self._size is not None
             frame = cv2.resize(frame, self._size, interpolation=cv2.INTER_AREA)

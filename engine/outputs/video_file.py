@@ -7,8 +7,9 @@ crash-safe containers a recording needs, and can copy an audio track from the ta
 
 A `VideoOutput` writes to a temporary name beside the final one (engine.core.atomic),
 and `commit()` closes the file, checks that every frame is there and decodes, and only
-then renames it. Codecs are the ones the recorder always used (MPEG-4 Part 2 in
-.mp4/.mov, Motion JPEG in .avi, lossless FFV1 in .mkv): all are FFmpeg's own, LGPL.
+then renames it. Codecs: H.264 in .mp4/.mov where PyAV has an encoder for it (its
+wheels bundle libx264; engine.outputs.codecs finds it), MPEG-4 Part 2 as the fallback;
+Motion JPEG in .avi, lossless FFV1 in .mkv. `VideoFileWriter.encoder` says which ran.
 
 Crash-safe mode (recordings): .mp4/.mov are written fragmented (a self-contained
 fragment per keyframe, no index needed at the end), .mkv and .avi flush every packet;
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -29,7 +31,9 @@ import av
 import numpy as np
 
 from engine.core.atomic import AtomicFile, describe_os_error
+from engine.core.leftovers import hold
 from engine.core.types import Frame
+from engine.outputs.codecs import Encoder, video_encoder
 
 
 class VideoWriteError(OSError):
@@ -103,14 +107,22 @@ class VideoFileWriter:
             if fmt.fragmented:
                 options["movflags"] = "frag_keyframe+empty_moov+default_base_moof"
         rate = Fraction(fps).limit_denominator(1001)
+        # MPEG-4 Part 2 is the fallback of the H.264 formats; a recording encodes live.
+        self.encoder = (
+            video_encoder(fmt.codec, live=crash_safe)
+            if fmt.codec == "mpeg4"
+            else Encoder(fmt.codec)
+        )
         try:
             self.container: Any = av.open(str(path), "w", format=fmt.container, options=options)
-            stream = self.container.add_stream(fmt.codec, rate=rate)
+            stream = self.container.add_stream(
+                self.encoder.codec, rate=rate, options=self.encoder.options
+            )
             stream.width, stream.height = self.size
             stream.pix_fmt = fmt.pix_fmt
             stream.time_base = 1 / rate
             stream.codec_context.gop_size = _GOP
-            if fmt.bits_per_pixel is not None:
+            if fmt.bits_per_pixel is not None and not self.encoder.is_h264:  # H.264: crf
                 pixels_per_s = self.size[0] * self.size[1] * float(rate)
                 stream.codec_context.bit_rate = round(fmt.bits_per_pixel * pixels_per_s)
         except (av.FFmpegError, OSError, ValueError) as exc:
@@ -238,10 +250,15 @@ class VideoOutput:
         rewrite the closed file before the check (`fusecam swap` muxes the target's
         audio in). On a failure the VideoWriteError says why, and the temporary is gone
         (see `failed`)."""
+        relock: int | None = None
         try:
             self.writer.close()
             if finish is not None:
                 finish(self.file.temp)
+                # `finish` replaced the file: the lock that tells a later run this
+                # temporary is in use (engine.core.leftovers) was on the old one.
+                relock = os.open(self.file.temp, os.O_RDONLY)
+                hold(relock)
             found = check_video(self.file.temp, self.fps)
             if found != self.writer.frames:
                 raise VideoWriteError(
@@ -253,6 +270,9 @@ class VideoOutput:
         except BaseException:
             self.abort()
             raise
+        finally:
+            if relock is not None:
+                os.close(relock)
         return found
 
     def failed(self, exc: BaseException) -> VideoWriteError:

@@ -23,6 +23,7 @@ from engine.models import gpu
 from engine.models.onnx import ModelLoadError, load_model
 from engine.outputs.stream.config import DEFAULT_PORT
 from engine.outputs.virtualcam_help import driver_help
+from engine.runtime import desktop_libs
 from engine.sources.devices import video_devices
 
 Status = Literal["ok", "info", "warning", "problem"]
@@ -39,11 +40,30 @@ class Check:
 
 def run_checks(provider: ExecutionProvider = "auto", port: int = DEFAULT_PORT) -> list[Check]:
     build = gpu.ort_build()
-    checks = [onnxruntime_check(build), runs_on_check(provider)]
-    if build.has_cuda:
+    present = gpu.nvidia_gpu_present()
+    checks = [onnxruntime_check(build), runs_on_check(provider, present)]
+    # CUDA advice only where it can help: an NVIDIA GPU is there, or CUDA was asked for.
+    if build.has_cuda and (present or provider in ("cuda", "tensorrt")):
         checks += cuda_checks(build)
-    checks += [other_accelerators_check(build), virtual_camera_check(), stream_port_check(port)]
+    checks += [other_accelerators_check(build)]
+    if sys.platform == "linux":
+        checks.append(desktop_libraries_check())
+    checks += [virtual_camera_check(), stream_port_check(port)]
     return checks
+
+
+def desktop_libraries_check(missing: list[str] | None = None) -> Check:
+    """The X11 libraries Qt's window needs (Linux): without them the window cannot open."""
+    missing = desktop_libs.missing_libraries() if missing is None else missing
+    if not missing:
+        return Check("desktop window", "ok", "the X11 (xcb) libraries Qt needs are installed")
+    return Check(
+        "desktop window",
+        "warning",
+        "missing X11 libraries: " + ", ".join(missing) + " — the window cannot open on X11 "
+        "(headless `fusecam run` and `swap` work)",
+        "\n".join(desktop_libs.install_commands(missing)),
+    )
 
 
 def onnxruntime_check(build: gpu.OrtBuild) -> Check:
@@ -64,8 +84,9 @@ def onnxruntime_check(build: gpu.OrtBuild) -> Check:
     return Check("onnxruntime", "ok", detail)
 
 
-def runs_on_check(provider: ExecutionProvider) -> Check:
-    """What a real session on a bundled model runs on: the truth, not the compiled list."""
+def runs_on_check(provider: ExecutionProvider, nvidia_gpu: bool = True) -> Check:
+    """What a real session on a bundled model runs on: the truth, not the compiled list.
+    Without an NVIDIA GPU, "auto" on the CPU is the right answer, not a fallback."""
     try:
         model = load_model(MODELS_DIR / f"{PROBE_MODEL}.onnx", name=PROBE_MODEL, provider=provider)
     except ModelLoadError as exc:
@@ -78,6 +99,8 @@ def runs_on_check(provider: ExecutionProvider) -> Check:
             "warning",
             f"{runs} — {asked}, but it did not load; the checks below say why",
         )
+    if not nvidia_gpu and model.providers[0] == "CPUExecutionProvider":
+        return Check("models run on", "ok", f"CPU (no NVIDIA GPU found) — {asked}")
     return Check("models run on", "ok", f"{runs} — {asked}")
 
 
@@ -86,11 +109,17 @@ def cuda_checks(build: gpu.OrtBuild) -> list[Check]:
     minimum = gpu.driver_minimum(major)
     need_driver = f"NVIDIA driver {minimum} or newer" if minimum else "a recent NVIDIA driver"
     version, gpus = gpu.nvidia_driver()
+    on_pci = gpu.nvidia_gpus_on_pci()
     if version is None:
+        found = (
+            f"{on_pci} NVIDIA GPU(s) on the PCI bus, but no NVIDIA driver loaded"
+            if on_pci
+            else "no NVIDIA GPU found"
+        )
         driver = Check(
             "NVIDIA GPU",
             "warning",
-            "no NVIDIA GPU driver found (no /proc/driver/nvidia, libcuda not loadable): "
+            f"{found} (no /proc/driver/nvidia, libcuda not loadable): "
             "CUDA cannot run on this machine and the models run on the CPU. To use CUDA: "
             f"an NVIDIA GPU with {need_driver}, CUDA {build.cuda_version} and cuDNN "
             f"libraries (below)",
@@ -221,7 +250,7 @@ def cpu_fallback_advice(requested: ExecutionProvider, providers: list[str]) -> s
         return None
     build = gpu.ort_build()
     wants_nvidia = requested in ("cuda", "tensorrt") or (
-        requested == "auto" and build.has_cuda and gpu.nvidia_driver()[0] is not None
+        requested == "auto" and build.has_cuda and gpu.nvidia_gpu_present()
     )
     if not wants_nvidia:
         if requested in ("auto", "cpu"):

@@ -47,6 +47,7 @@ class SwapReport:
     # What was done to the output that the user did not ask for: a rotation applied,
     # alpha or depth the format cannot hold, sound moved to stay in step.
     notes: tuple[str, ...] = ()
+    video_codec: str = ""  # what encoded a video output, e.g. "H.264 (libx264)"
 
     def warnings(self) -> list[str]:
         lines = []
@@ -142,6 +143,7 @@ def swap_video(
         audio_error=audio.error,
         written=written if written != tally.frames else None,
         notes=_timing_notes(timing, audio.kept),
+        video_codec=video.writer.encoder.describe(),
     )
 
 

@@ -204,7 +204,6 @@ def paint_eyeballs(
     image: F32,
     relit: F32,
     albedo: F32,
-    own: F32,
     opening: F32,
     local: F32,
     irises: F32,
@@ -213,14 +212,13 @@ def paint_eyeballs(
     """`image` (the render, h×w×3, in place) with each eye of the source shown as an
     eyeball behind the target's lids. `opening` (h×w, 0..1) is where the posed eye
     openings are, `local` the posed landmarks on the render's grid (the eyes' corners),
-    `irises` (2×3, right eye first) each iris's centre and radius on the grid, `own`
-    the target on the grid. `relit` and `albedo` are the render before any eye work and
-    the source texture it looked up: their ratio is the eyes' own light, as
-    apply_light.shade made it.
+    `irises` (2×3, right eye first) each iris's centre and radius on the grid.
+    `relit` and `albedo` are the render before any eye work and the source texture it
+    looked up: their ratio is the eyes' own light, as apply_light.shade made it.
 
-    Inside each opening: where the target shows a lid (`visible_eyeball`), its own lid
-    in the new face's lid colour; where it shows its eyeball, the source's, its iris on
-    the target's."""
+    The whole opening shows the eyeball: showing the target's own lid where its pixels
+    showed none made the corners red and doubled a moved iris (docs/swap.md); a shut
+    eye gets its lid from `close_lids`."""
     for eye, ball, iris in zip(eyes(), eyeballs, irises, strict=True):
         if ball is None:
             continue

@@ -155,7 +155,6 @@ class FaceRenderer:
                         image,
                         relit,
                         source[..., :3],
-                        own,
                         weights[..., 0],
                         local,
                         irises,

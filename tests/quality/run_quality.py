@@ -44,23 +44,25 @@ GALLERY = TESTDATA / "wide"
 COLUMNS = (
     ("found %", "faces_found_pct", "{:.1f}", "100"),
     ("ID@1 %", "retrieval_at1_pct", "{:.1f}", ">= 95"),
-    ("LSO %", "retrieval_loo_at1_pct", "{:.1f}", ">= 90"),
+    ("LSO %", "retrieval_loo_at1_pct", "{:.1f}", ">= 75"),
     ("pose deg", "pose_err_deg_found_only", "{:.2f}", "<= 1.2"),
-    ("expr", "expr_err_found_only", "{:.4f}", "<= 0.025"),
+    ("expr", "expr_err_found_only", "{:.4f}", "<= 0.030"),
     ("outside %", "outside_changed_frac_found_only", "{:.3%}", "<= 0.1 %"),
     ("|seam grad|", "seam_grad_abs", "{:.3f}", "<= 0.08"),
     ("seam dE", "seam_color", "{:+.2f}", "|.| <= 0.5"),
     ("|sharp log2|", "face_sharpness_abs_log2", "{:.2f}", "<= 0.35"),
     ("sharp log2", "face_sharpness_log2", "{:+.2f}", ""),
-    # Judge 1.2: what the face's inside adds (pairs that pass by eye scored 0-0.035) and
-    # whether the target's expression is kept as a viewer reads it.
-    ("skin art", "skin_artifact", "{:.4f}", "<= 0.035"),
-    ("skin art p90", "skin_artifact_p90", "{:.4f}", "<= 0.035"),
-    ("skin art max", "skin_artifact_max", "{:.3f}", ""),
-    ("tone dE med", "skin_tone_dE_median", "{:.2f}", ""),
-    ("tone dE max", "skin_tone_dE_max", "{:.1f}", ""),
-    ("eyes act", "action_eyes", "{:.4f}", ""),
-    ("act err", "action_err", "{:.4f}", ""),
+    # Judge 1.2: what the face's inside adds (pairs that pass by eye scored 0-0.035),
+    # how far its skin colour moved, and the target's expression as a viewer reads it.
+    ("skin art", "skin_artifact", "{:.4f}", "<= 0.010"),
+    ("skin art p90", "skin_artifact_p90", "{:.4f}", "<= 0.030"),
+    ("skin art max", "skin_artifact_max", "{:.3f}", "<= 0.050"),
+    ("tone dE", "skin_tone_dE", "{:.2f}", "<= 2.0"),
+    ("tone dE max", "skin_tone_dE_max", "{:.1f}", "<= 5"),
+    ("act eyes", "action_eyes", "{:.4f}", "<= 0.015"),
+    ("act mouth", "action_mouth", "{:.4f}", ""),
+    ("act smile", "action_smile", "{:.4f}", ""),
+    ("act err", "action_err", "{:.4f}", "<= 0.015"),
 )
 
 
@@ -186,7 +188,6 @@ def judge(pairs_file: Path, outputs: Path, json_out: Path) -> dict[str, float]:
     if len(skin):
         aggregate["skin_artifact_p90"] = float(np.percentile(skin, 90))
         aggregate["skin_artifact_max"] = float(skin.max())
-        aggregate["skin_tone_dE_median"] = float(np.median(tone))
         aggregate["skin_tone_dE_max"] = float(tone.max())
     return aggregate
 
@@ -319,6 +320,14 @@ def main() -> int:
     parser.add_argument("--set", action="append", default=[], metavar="MODULE.ATTR=PYEXPR")
     parser.add_argument("--swap", default="", metavar="FIELD=PYEXPR,...")
     args = parser.parse_args()
+    if not TESTDATA.is_dir() or (not args.no_judge and not JUDGE.exists()):
+        # A developer tool: the photos and the judge live in the development workspace.
+        print(
+            f"make quality needs the development workspace beside the checkout: "
+            f"{TESTDATA} and {JUDGE} (not part of Fusecam; users do not need them)",
+            file=sys.stderr,
+        )
+        return 2
     for item in args.set:
         name, value = item.split("=", 1)
         module, attr = name.rsplit(".", 1)

@@ -23,6 +23,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from app.gui.controllers.core import AppCore
 from app.gui.guard_text import guard_text
 from app.gui.i18n import tr
+from app.gui.widgets.on_air import OnAir
 from app.gui.widgets.outputs_panel import OUTPUTS, OutputsPanel, loopback_devices
 from engine.core.threads import Worker
 from engine.outputs.output_set import OUTPUT_ERRORS, OutputConfig, RecordConfig
@@ -73,6 +74,7 @@ class OutputOptions:
 
 class OutputsController(QObject):
     message = Signal(str, str)  # level, text
+    on_air_changed = Signal(list)  # list[OnAir]: the indicators' states, after each refresh
     changed = Signal()  # something worth persisting (folder, port, delay, options)
 
     def __init__(
@@ -96,6 +98,7 @@ class OutputsController(QObject):
         self.outputs = core.session.open_outputs(OutputConfig(delay_ms=delay_ms))
         self._record_started = 0.0
         self._busy: set[str] = set()
+        self.states: list[OnAir] = [OnAir(name) for name in OUTPUTS]
         panel.set_vcam_devices(loopback_devices(), options.vcam_device)
         panel.lan.setChecked(options.stream_lan)
         panel.token.setText(self.stream_token)
@@ -207,8 +210,11 @@ class OutputsController(QObject):
     def _recording_finished(self, recorder: Recorder) -> None:
         self._busy.discard("record")
         if recorder.finished:
-            text = tr("Recorded {frames} frames to {path}")
-            self.message.emit("info", text.format(frames=recorder.written, path=recorder.path))
+            text = tr("Recorded {frames} frames to {path} ({codec})")
+            self.message.emit(
+                "info",
+                text.format(frames=recorder.written, path=recorder.path, codec=recorder.codec),
+            )
         elif recorder.error is not None:
             self.message.emit("error", f"recorder: {recorder.error}")
         self.refresh()
@@ -237,18 +243,21 @@ class OutputsController(QObject):
         status = self.outputs.status()
         self.panel.guard_status.setText(guard_text(status.guard))
         texts: dict[str, tuple[str | None, str]] = {}  # name → (error, status text)
+        clock_text = ""
         if status.virtual_cam is not None:
             cam = status.virtual_cam
             texts["virtual_camera"] = (
                 cam.error,
                 tr("on · {what}").format(what=cam.info.describe()),
             )
-        url = ""
+        url = shown_url = ""
         server = self.outputs.stream
         if status.stream is not None and server is not None:
             s = status.stream
             # Exposed on the network: the address other devices use, token included.
             url = (lan_url(server.port, self.stream_token) if s.exposed else None) or s.url
+            # On screen without the token: a captured window must not give it away.
+            shown_url = server.config.url(server.port, "/", with_token=False)
             texts["stream"] = (
                 s.error,
                 tr("on · {url} · {n} watching").format(url=url, n=s.viewers),
@@ -258,6 +267,7 @@ class OutputsController(QObject):
             seconds = int(time.monotonic() - self._record_started)
             clock = f"● {seconds // 60:02d}:{seconds % 60:02d}"
             text = tr("{clock} · {frames} frames · {path}")
+            clock_text = clock.removeprefix("● ")
             texts["record"] = (r.error, text.format(clock=clock, frames=r.written, path=r.path))
         for name in OUTPUTS:
             if name in self._busy:
@@ -276,3 +286,14 @@ class OutputsController(QObject):
             else:
                 self.panel.set_state(name, True, text)
         self.panel.set_url(url)
+        self._emit_on_air({"stream": shown_url, "record": clock_text})
+
+    def _emit_on_air(self, details: dict[str, str]) -> None:
+        """The indicators' states, from the panel's toggles just set."""
+        self.states = [
+            OnAir(name, self.panel.buttons[name].isChecked(), name in self._busy, details[name])
+            if name in details
+            else OnAir(name, self.panel.buttons[name].isChecked(), name in self._busy)
+            for name in OUTPUTS
+        ]
+        self.on_air_changed.emit(self.states)

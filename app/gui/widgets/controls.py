@@ -33,7 +33,7 @@ from engine.sources.base import SourceInfo
 from engine.sources.choice import InputChoice
 
 PROVIDER_LABELS = {
-    "auto": QT_TR_NOOP("Automatic (best available)"),
+    "auto": QT_TR_NOOP("Automatic"),  # the best available; fits the narrow panel
     "cuda": "NVIDIA CUDA",
     "tensorrt": "NVIDIA TensorRT",
     "coreml": "Apple CoreML",
@@ -191,10 +191,16 @@ class ControlPanel(QWidget):
         self.enhancer_cost = _hint(tr("cost: toggle to measure"))
         form.addRow(self.enhancer_cost)
         # The quality governor steps the enhancer (then more) down to hold this rate.
-        targets = ((tr("No target"), None), ("24 fps", 24.0), ("30 fps", 30.0), ("60 fps", 60.0))
-        target = b.combo("quality.target_fps", tr("Hold frame rate"), targets)
-        target.setToolTip(tr("Lower quality automatically when processing can't keep this rate"))
-        form.addRow(tr("Hold"), target)
+        targets = ((tr("Off"), None), ("24 fps", 24.0), ("30 fps", 30.0), ("60 fps", 60.0))
+        target = b.combo("quality.target_fps", tr("Minimum frame rate"), targets)
+        target.setToolTip(
+            tr(
+                "When processing cannot keep this frame rate, quality steps down by itself "
+                "(the enhancer first, then face search and render scale) and back up when "
+                "it can. Off: always full quality, whatever the frame rate."
+            )
+        )
+        form.addRow(tr("Min. fps"), target)
         return group
 
     def _guard_group(self) -> QGroupBox:
@@ -248,7 +254,14 @@ class ControlPanel(QWidget):
         )
         form.addRow(tr("Swapper"), b.combo("swap.swapper", tr("Swapper"), swappers))
         providers = [(tr(PROVIDER_LABELS.get(p, p)), p) for p in offered_providers()]
-        form.addRow(tr("Run on"), b.combo("models.provider", tr("Run on"), providers))
+        run_on = b.combo("models.provider", tr("Run on"), providers)
+        run_on.setToolTip(
+            tr(
+                "Automatic: the best available (an NVIDIA GPU with CUDA when there is "
+                "one, else the CPU)"
+            )
+        )
+        form.addRow(tr("Run on"), run_on)
         form.addRow(_hint(tr("Changing these reloads the models in the background.")))
         manage = QPushButton(tr("Manage models…"))
         manage.setAccessibleName(tr("Manage models"))

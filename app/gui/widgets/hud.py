@@ -69,6 +69,8 @@ class HudData:
     quality: str = ""  # the quality governor's step ("" when no target is set)
     quality_reason: str = ""
     enhancer_costs: tuple[str, ...] = ()  # measured per mode, e.g. "builtin: −8.0 fps, …"
+    on_air: str = ""  # what the outputs send, e.g. "on air: stream http://… · recorder 00:42"
+    live: bool = False  # something is on air (the compact card shows it too)
 
     @staticmethod
     def from_snapshot(
@@ -77,6 +79,7 @@ class HudData:
         order: Sequence[str] = (),
         governor: GovernorStatus | None = None,
         enhancer_costs: Sequence[str] = (),
+        on_air: tuple[str, bool] = ("", False),
     ) -> HudData:
         """`order`: stage names in pipeline order (stats list them by first appearance)."""
         rank = {name: i for i, name in enumerate(order)}
@@ -97,6 +100,8 @@ class HudData:
             quality=quality_step_text(governor),
             quality_reason=governor.reason if governor is not None and governor.active else "",
             enhancer_costs=tuple(enhancer_costs),
+            on_air=on_air[0],
+            live=on_air[1],
         )
 
     def lines(self) -> list[str]:
@@ -104,7 +109,8 @@ class HudData:
         return [
             f"{self.fps:4.1f} fps   latency p50 {self.latency_p50_ms:3.0f} ms · "
             f"p95 {self.latency_p95_ms:3.0f} ms",
-            f"provider {provider or 'none (no models)'}   dropped {self.dropped}",
+            f"provider {provider or 'none (no models)'}   skipped {self.dropped} camera frames",
+            *([self.on_air] if self.on_air else []),
             *([self.quality] if self.quality else []),
             *([f"  {self.quality_reason}"] if self.quality_reason else []),
             *(f"enhancer {cost}" for cost in self.enhancer_costs),
@@ -136,6 +142,13 @@ class HudOverlay(QWidget):
         self.setAttribute(Qt.WidgetAttribute.WA_NoSystemBackground)
         self.setCursor(Qt.CursorShape.OpenHandCursor)
         self.setAccessibleName(tr("Performance"))
+        self.setToolTip(
+            tr(
+                "Skipped camera frames: frames a newer one replaced before the engine was "
+                "free. Normal when a frame takes longer than the camera's interval; the "
+                "newest frame is always the one processed, so nothing lags."
+            )
+        )
         self._font = QFont(self.font())
         self._font.setPointSizeF(9.0)
         self._small = QFont(self._font)
@@ -168,14 +181,18 @@ class HudOverlay(QWidget):
 
     def _lines(self) -> list[str]:
         lines = self.data.lines()
-        return lines[:1] if self.compact else lines
+        if not self.compact:
+            return lines
+        # What is on air stays in view in the small card too.
+        return [lines[0], self.data.on_air] if self.data.live else lines[:1]
 
     def _width(self) -> int:
         """Full: a fixed card. Compact: as wide as its one line (never wider than full)."""
         if not self.compact:
             return CARD_W
-        line = self.data.lines()[0]
-        return min(CARD_W, QFontMetrics(self._font).horizontalAdvance(line) + 2 * PAD + 4)
+        metrics = QFontMetrics(self._font)
+        widest = max(metrics.horizontalAdvance(line) for line in self._lines())
+        return min(CARD_W, widest + 2 * PAD + 4)
 
     def _height(self) -> int:
         legend_rows = 0 if self.compact else (len(self.data.stages) + 1) // 2

@@ -80,7 +80,7 @@ class InputPicker(QWidget):
         combo = self.input_combo
         combo.blockSignals(True)
         combo.clear()
-        combo.addItem(tr("Demo (moving portrait)"), InputChoice(kind="demo"))
+        combo.addItem(tr("Demo portrait"), InputChoice(kind="demo"))
         devices: list[int | str] = list(indices)
         if self._choice.kind in ("camera", "auto") and self._choice.device not in devices:
             devices.insert(0, self._choice.device)

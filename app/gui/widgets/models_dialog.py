@@ -95,6 +95,18 @@ class ModelsDialog(QDialog):
             )
         )
         intro.setWordWrap(True)
+        # No enhancer is in the list to download: say where one comes from.
+        self.enhancer_hint = QLabel(
+            tr(
+                "No face enhancer can be downloaded here: GFPGAN's authors publish only "
+                "PyTorch weights. If you have a GFPGAN-style ONNX file (for example "
+                "converted from GFPGANv1.4.pth, or GPEN-BFR-512), pick “face enhancer” "
+                "below and click Add…; it is then offered under Swap → Enhancer → Model. "
+                "It must take and give 1×3×512×512 RGB in [-1, 1] (docs/models.md)."
+            )
+        )
+        self.enhancer_hint.setWordWrap(True)
+        self.enhancer_hint.setObjectName("hint")
         self.table = QTableWidget(0, len(COLUMNS))
         self.table.setHorizontalHeaderLabels([tr(c) for c in COLUMNS])
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -117,6 +129,7 @@ class ModelsDialog(QDialog):
         self.status = QLabel()
         self.status.setWordWrap(True)
         layout.addWidget(intro)
+        layout.addWidget(self.enhancer_hint)
         layout.addWidget(self.table, 1)
         layout.addWidget(self.details)
         layout.addWidget(self.progress)

@@ -31,7 +31,10 @@ TITLES = {
     ),
     "stream": (
         QT_TR_NOOP("Local stream (L)"),
-        QT_TR_NOOP("Serve the output as an MJPEG stream (OBS Media Source, VLC)"),
+        QT_TR_NOOP(
+            "Serve the output over HTTP: MPEG-TS with capture times for OBS's Media "
+            "Source, MJPEG for browsers. Open the address shown for the OBS steps."
+        ),
     ),
     "record": (QT_TR_NOOP("Record (R)"), QT_TR_NOOP("Record the output to a video file")),
 }

@@ -1,4 +1,5 @@
-"""The HTTP side of the stream: `/stream.mjpg`, `/snapshot.jpg` and a small page at `/`.
+"""The HTTP side of the stream: `/stream.ts` (MPEG-TS with capture times, for OBS),
+`/stream.mjpg` (for browsers), `/snapshot.jpg` and the page at `/` that says which to use.
 
 One thread per connection (stdlib `socketserver`): a client that stops reading blocks
 only its own thread, on a socket with a small send buffer and a send timeout, so it
@@ -11,7 +12,6 @@ finishes its request is closed at a deadline and when others need its place
 from __future__ import annotations
 
 import contextlib
-import html
 import logging
 import socket
 import socketserver
@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler
 from typing import Any, cast
-from urllib.parse import parse_qs, quote, urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 from engine.core.threads import ErrorCallback, Worker
 from engine.outputs.base import FrameFeed
@@ -30,18 +30,13 @@ from engine.outputs.stream.auth import authorize
 from engine.outputs.stream.config import StreamConfig, StreamError, loopback_host_header
 from engine.outputs.stream.connections import ConnectionTable
 from engine.outputs.stream.jpeg import BOUNDARY, JpegFeed
+from engine.outputs.stream.page import index_page
+from engine.outputs.stream.ts import TsFeed
 
 log = logging.getLogger(__name__)
 
 SNAPSHOT_WAIT_S = 2.0  # for the first frame when none was published yet
 _WAIT_SLICE_S = 0.5  # how often a waiting client re-checks for shutdown
-
-_PAGE = """<!doctype html>
-<html><head><meta charset="utf-8"><title>Fusecam</title>
-<style>html,body{{margin:0;height:100%;background:#000}}
-img{{display:block;width:100%;height:100%;object-fit:contain}}</style></head>
-<body><img src="stream.mjpg{query}" alt="Fusecam stream"></body></html>
-"""
 
 
 @dataclass(slots=True)
@@ -184,21 +179,19 @@ class _Handler(BaseHTTPRequestHandler):
             return
         if url.path == "/stream.mjpg":
             self._stream(send_body)
+        elif url.path == "/stream.ts":
+            self._stream_ts(send_body)
         elif url.path == "/snapshot.jpg":
             self._snapshot(send_body)
         elif url.path in ("/", "/index.html"):
-            token = owner.config.token
-            page_query = "" if token is None else "?token=" + html.escape(quote(token))
-            self._reply(
-                HTTPStatus.OK,
-                _PAGE.format(query=page_query).encode(),
-                "text/html; charset=utf-8",
-                send_body=send_body,
-            )
+            # The addresses as this client reached us (a LAN viewer: the LAN address).
+            host = self.headers.get("Host") or f"127.0.0.1:{owner.port}"
+            page = index_page(f"http://{host}", owner.config.token, owner.ts.encoder.describe())
+            self._reply(HTTPStatus.OK, page, "text/html; charset=utf-8", send_body=send_body)
         else:
             self._reply(
                 HTTPStatus.NOT_FOUND,
-                b"not found: try /stream.mjpg or /snapshot.jpg\n",
+                b"not found: try /stream.ts, /stream.mjpg or /snapshot.jpg\n",
                 send_body=send_body,
             )
 
@@ -246,9 +239,44 @@ class _Handler(BaseHTTPRequestHandler):
             jpegs.unwatch()
             owner._client_ended(client)
 
+    def _stream_ts(self, send_body: bool) -> None:
+        owner = self.owner
+        self.send_response(HTTPStatus.OK)
+        self.send_header("Content-Type", "video/mp2t")
+        self.send_header("Cache-Control", "no-store")
+        self.send_header("Connection", "close")
+        self.end_headers()
+        if not send_body:
+            return
+        self.connection.settimeout(owner.config.send_timeout_s)
+        feed = owner.ts
+        client = owner._client_started(self.address_string())
+        feed.watch()
+        version, started = 0, False
+        try:
+            while not owner.stopping:
+                chunk = feed.wait_newer(version, _WAIT_SLICE_S)
+                if chunk is None:
+                    continue
+                if chunk.version != version + 1:
+                    # Missed frames (or a new encoder): their successors need them, so
+                    # start again at a keyframe.
+                    client.skipped += max(0, chunk.version - version - 1)
+                    started = False
+                version = chunk.version
+                started = started or chunk.keyframe
+                if started:
+                    self.wfile.write(chunk.data)
+                    client.frames += 1
+        except OSError as exc:  # closed, reset, or stalled past the send timeout
+            log.debug("TS client %s left: %s", client.address, exc)
+        finally:
+            feed.unwatch()
+            owner._client_ended(client)
+
 
 class StreamServer(Worker):
-    """MJPEG over HTTP. `open()` binds on the caller's thread (errors surface at once);
+    """MPEG-TS and MJPEG over HTTP. `open()` binds on the caller's thread (errors surface at once);
     `start()` runs the encoder and the server; `stop()` closes every connection."""
 
     def __init__(
@@ -257,6 +285,7 @@ class StreamServer(Worker):
         super().__init__("stream-http", on_error)
         self.config = config
         self.jpegs = JpegFeed(feed, config.quality, on_error)
+        self.ts = TsFeed(feed, on_error)
         self.port = config.port
         self.table = ConnectionTable(
             config.max_clients, config.max_pending_per_address, config.request_timeout_s
@@ -281,6 +310,7 @@ class StreamServer(Worker):
     def start(self) -> None:
         self.open()
         self.jpegs.start()
+        self.ts.start()
         super().start()
 
     def _run(self) -> None:
@@ -289,6 +319,7 @@ class StreamServer(Worker):
 
     def _on_stop(self) -> None:
         self.jpegs.close_feed()
+        self.ts.close_feed()
         if self._httpd is not None and self.alive:
             self._httpd.shutdown()  # returns once serve_forever has left its loop
 
@@ -302,12 +333,17 @@ class StreamServer(Worker):
         if self._httpd is not None:
             self._httpd.server_close()
             self._httpd = None
-        return self.jpegs.stop(timeout) and ended and drained
+        return self.jpegs.stop(timeout) and self.ts.stop(timeout) and ended and drained
 
     # --- what the GUI / CLI show ------------------------------------------------------
     @property
     def url(self) -> str:
         return self.config.url(self.port)
+
+    @property
+    def ts_url(self) -> str:
+        """The timestamped stream (MPEG-TS): OBS's Media Source, ffmpeg, VLC."""
+        return self.config.url(self.port, "/stream.ts")
 
     @property
     def snapshot_url(self) -> str:
@@ -319,7 +355,7 @@ class StreamServer(Worker):
 
     @property
     def viewers(self) -> int:
-        return self.jpegs.watchers
+        return self.jpegs.watchers + self.ts.watchers
 
     @property
     def connections(self) -> int:

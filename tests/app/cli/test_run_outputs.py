@@ -41,7 +41,7 @@ def _stream_url(
         except queue.Empty:
             continue
         seen.append(line)
-        match = re.search(r"stream: (http://127\.0\.0\.1:\d+/stream\.mjpg)", line)
+        match = re.search(r"\(MJPEG\): (http://127\.0\.0\.1:\d+/stream\.mjpg)", line)
         if match:
             return match.group(1)
     return None

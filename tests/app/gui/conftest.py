@@ -10,8 +10,12 @@ os.environ.setdefault("OPENCV_LOG_LEVEL", "ERROR")
 
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
+import numpy as np
 import pytest
+import pyvirtualcam
+from pyvirtualcam.camera import BACKENDS
 
 from app.gui.main_window import MainWindow
 from app.gui.qt_compat import guard_none_refcount
@@ -82,3 +86,37 @@ def wait_ready(qtbot) -> Callable[..., None]:  # type: ignore[no-untyped-def]
         )
 
     return wait
+
+
+@pytest.fixture
+def fake_camera() -> Iterator[list[dict[str, Any]]]:
+    """A pyvirtualcam backend that records what it was opened with (no real driver runs
+    in tests). Frames it gets are kept."""
+    opened: list[dict[str, Any]] = []
+
+    class Backend:
+        def __init__(
+            self, *, width: int, height: int, fps: float, fourcc: int, device: str | None, **kw: Any
+        ) -> None:
+            self._device = device or "fake0"
+            self.record = {"device": device, "size": (width, height), "frames": []}
+            opened.append(self.record)
+
+        def send(self, frame: np.ndarray) -> None:
+            self.record["frames"].append(frame.copy())
+
+        def close(self) -> None:
+            pass
+
+        def device(self) -> str:
+            return self._device
+
+        def native_fourcc(self) -> None:
+            return None
+
+    name = f"fusecam-gui-{id(opened)}"
+    pyvirtualcam.register_backend(name, Backend)
+    try:
+        yield opened
+    finally:
+        BACKENDS.pop(name, None)

@@ -4,16 +4,12 @@ from __future__ import annotations
 
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import cv2
-import numpy as np
 import pytest
 import pyvirtualcam
 import pyvirtualcam.camera
-from pyvirtualcam.camera import BACKENDS
 
 from engine.runtime import settings_store
 from engine.runtime.settings_store import AppState
@@ -81,40 +77,6 @@ def test_missing_virtual_camera_driver_is_a_message(qtbot, make_window, wait_rea
     assert "v4l2loopback" in text  # the install steps for this OS
     shown = window.preview.frames_shown
     qtbot.waitUntil(lambda: window.preview.frames_shown > shown + 2, timeout=10000)
-
-
-@pytest.fixture
-def fake_camera() -> Iterator[list[dict[str, Any]]]:
-    """A pyvirtualcam backend that records what it was opened with (no real driver runs
-    in tests). Frames it gets are kept."""
-    opened: list[dict[str, Any]] = []
-
-    class Backend:
-        def __init__(
-            self, *, width: int, height: int, fps: float, fourcc: int, device: str | None, **kw: Any
-        ) -> None:
-            self._device = device or "fake0"
-            self.record = {"device": device, "size": (width, height), "frames": []}
-            opened.append(self.record)
-
-        def send(self, frame: np.ndarray) -> None:
-            self.record["frames"].append(frame.copy())
-
-        def close(self) -> None:
-            pass
-
-        def device(self) -> str:
-            return self._device
-
-        def native_fourcc(self) -> None:
-            return None
-
-    name = f"fusecam-gui-{id(opened)}"
-    pyvirtualcam.register_backend(name, Backend)
-    try:
-        yield opened
-    finally:
-        BACKENDS.pop(name, None)
 
 
 def test_the_virtual_camera_device_chosen_is_opened(

@@ -72,3 +72,34 @@ def test_a_recordings_recovery_copy_is_never_removed(tmp_path: Path) -> None:
         again.discard()
     write_bytes_atomic(final, b"another")
     assert recovery.is_file()
+
+
+def test_a_temporary_rewritten_before_its_commit_stays_held(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`fusecam swap` muxes the audio in by replacing the closed temporary; until the
+    rename, a second run writing the same name must still see it as in use."""
+    import numpy as np
+
+    from engine.core import leftovers
+    from engine.outputs import video_file
+    from engine.outputs.video_file import VideoOutput
+
+    seen: list[bool] = []
+    real_check = video_file.check_video
+
+    def check(path: Path, fps: float) -> int:
+        seen.append(leftovers._held(path))
+        return real_check(path, fps)
+
+    def rewrite(temp: Path) -> None:  # as the audio mux does: a new file, renamed over
+        copy = temp.with_name(temp.name + ".new")
+        copy.write_bytes(temp.read_bytes())
+        copy.replace(temp)
+
+    monkeypatch.setattr(video_file, "check_video", check)
+    with VideoOutput(tmp_path / "out.mp4", (64, 48), 10.0) as video:
+        for _ in range(5):
+            video.write(np.zeros((48, 64, 3), np.uint8))
+        video.commit(finish=rewrite)
+    assert seen == [True]

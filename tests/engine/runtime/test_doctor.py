@@ -8,11 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from engine.models import gpu
+from engine.models import gpu, onnx
 from engine.runtime import doctor
 
 BUILD = gpu.ort_build()
-NO_NVIDIA_DRIVER = gpu.nvidia_driver()[0] is None
 needs_cuda_build = pytest.mark.skipif(not BUILD.has_cuda, reason="onnxruntime has no CUDA")
 
 
@@ -20,14 +19,30 @@ def by_title(checks: list[doctor.Check]) -> dict[str, doctor.Check]:
     return {check.title: check for check in checks}
 
 
-@pytest.mark.skipif(not NO_NVIDIA_DRIVER, reason="this machine has an NVIDIA driver")
+NO_NVIDIA_GPU = not gpu.nvidia_gpu_present()
+needs_no_gpu = pytest.mark.skipif(not NO_NVIDIA_GPU, reason="this machine has an NVIDIA GPU")
+
+
+@needs_no_gpu
 @needs_cuda_build
-def test_without_a_gpu_it_says_so_and_what_would_be_needed() -> None:
+def test_without_a_gpu_auto_runs_on_the_cpu_and_that_is_fine() -> None:
     checks = by_title(doctor.run_checks("auto", port=0))
+    runs = checks["models run on"]
+    assert runs.status == "ok" and runs.detail.startswith("CPU (no NVIDIA GPU found)")
+    # No driver or CUDA advice for a machine that has no NVIDIA card.
+    assert "NVIDIA GPU" not in checks and "CUDA libraries" not in checks
+    assert "CUDAExecutionProvider" not in onnx.requested_providers("auto")
+    assert onnx.requested_providers("cuda")[0] == "CUDAExecutionProvider"  # asked: tried
+
+
+@needs_no_gpu
+@needs_cuda_build
+def test_cuda_asked_for_without_a_gpu_says_what_would_be_needed() -> None:
+    checks = by_title(doctor.run_checks("cuda", port=0))
     runs = checks["models run on"]
     assert runs.status == "warning" and runs.detail.startswith("CPU")
     gpu_check = checks["NVIDIA GPU"]
-    assert "no NVIDIA GPU driver found" in gpu_check.detail
+    assert "no NVIDIA GPU found" in gpu_check.detail
     assert f"CUDA {BUILD.cuda_version}" in gpu_check.detail
     minimum = gpu.driver_minimum(BUILD.cuda_major or "")
     assert minimum is not None and minimum in gpu_check.fix
@@ -37,6 +52,23 @@ def test_without_a_gpu_it_says_so_and_what_would_be_needed() -> None:
     assert f'"{BUILD.package}[cuda,cudnn]=={BUILD.version}"' in libraries.fix
     # Nothing is broken: the app runs, on the CPU.
     assert not [c for c in checks.values() if c.status == "problem"]
+
+
+def _pci_device(root: Path, name: str, vendor: str, kind: str) -> None:
+    device = root / name
+    device.mkdir(parents=True)
+    (device / "vendor").write_text(vendor + "\n")
+    (device / "class").write_text(kind + "\n")
+
+
+def test_an_nvidia_card_is_seen_on_the_pci_bus_without_its_driver(tmp_path: Path) -> None:
+    # A stand-in for /sys/bus/pci/devices: this machine has no NVIDIA card to list.
+    _pci_device(tmp_path, "0000:00:02.0", "0x8086", "0x030000")  # Intel graphics
+    _pci_device(tmp_path, "0000:00:1f.3", "0x10de", "0x040300")  # NVIDIA HDMI audio
+    assert gpu.nvidia_gpus_on_pci(tmp_path) == 0
+    _pci_device(tmp_path, "0000:01:00.0", "0x10de", "0x030200")  # NVIDIA 3D controller
+    assert gpu.nvidia_gpus_on_pci(tmp_path) == 1
+    assert gpu.nvidia_gpus_on_pci(tmp_path / "absent") == 0
 
 
 @needs_cuda_build
@@ -107,7 +139,7 @@ def test_the_gui_message_only_when_a_gpu_was_asked_for() -> None:
         missing = [lib for lib in gpu.cuda_libraries(BUILD) if not lib.found]
         if missing:
             assert missing[0].name in advice and "pip install" in advice
-    if NO_NVIDIA_DRIVER:  # "auto" on a machine without a GPU: the CPU is the right answer
+    if NO_NVIDIA_GPU:  # "auto" on a machine without a GPU: the CPU is the right answer
         assert doctor.cpu_fallback_advice("auto", ["CPUExecutionProvider"]) is None
 
 

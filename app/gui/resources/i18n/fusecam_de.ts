@@ -52,8 +52,8 @@
         <translation>wird abgeschlossen…</translation>
     </message>
     <message>
-        <source>Recorded {frames} frames to {path}</source>
-        <translation>{frames} Bilder aufgenommen in {path}</translation>
+        <source>Recorded {frames} frames to {path} ({codec})</source>
+        <translation>{frames} Bilder nach {path} aufgenommen ({codec})</translation>
     </message>
     <message>
         <source>on · {what}</source>
@@ -324,10 +324,6 @@
         <translation>Fusecam-Vorschau</translation>
     </message>
     <message>
-        <source>Automatic (best available)</source>
-        <translation>Automatisch (das Beste, was da ist)</translation>
-    </message>
-    <message>
         <source>DirectML (Windows GPU)</source>
         <translation>DirectML (Windows-GPU)</translation>
     </message>
@@ -390,6 +386,22 @@
     <message>
         <source>Face shape</source>
         <translation>Gesichtsform</translation>
+    </message>
+    <message>
+        <source>Likeness</source>
+        <translation>Ähnlichkeit</translation>
+    </message>
+    <message>
+        <source>How much of the source photo&apos;s own skin shading the built-in swap keeps. Higher looks more like the photo, lower sits more naturally in your light.</source>
+        <translation>Wie viel der eigenen Hautschattierung des Quellfotos der eingebaute Tausch behält. Höher sieht dem Foto ähnlicher, niedriger fügt sich natürlicher in dein Licht ein.</translation>
+    </message>
+    <message>
+        <source>Eyes look where I look (experimental)</source>
+        <translation>Augen blicken, wohin ich blicke (experimentell)</translation>
+    </message>
+    <message>
+        <source>The swapped irises move to where yours are. Costs likeness, and the whites of the eyes look flat.</source>
+        <translation>Die getauschten Iriden folgen deinen. Kostet Ähnlichkeit, und das Augenweiß wirkt flach.</translation>
     </message>
     <message>
         <source>Main face</source>
@@ -464,16 +476,8 @@
         <translation>Kosten: zum Messen umschalten</translation>
     </message>
     <message>
-        <source>No target</source>
-        <translation>Kein Ziel</translation>
-    </message>
-    <message>
-        <source>Hold frame rate</source>
-        <translation>Bildrate halten</translation>
-    </message>
-    <message>
-        <source>Lower quality automatically when processing can&apos;t keep this rate</source>
-        <translation>Qualität automatisch senken, wenn die Verarbeitung diese Rate nicht hält</translation>
+        <source>When processing cannot keep this frame rate, quality steps down by itself (the enhancer first, then face search and render scale) and back up when it can. Off: always full quality, whatever the frame rate.</source>
+        <translation>Schafft die Verarbeitung diese Bildrate nicht, senkt Fusecam die Qualität selbst (zuerst den Verbesserer, dann Gesichtssuche und Renderauflösung) und hebt sie wieder, sobald es geht. Aus: immer volle Qualität, gleich bei welcher Bildrate.</translation>
     </message>
     <message>
         <source>Hold</source>
@@ -482,6 +486,14 @@
     <message>
         <source>When the swap misses</source>
         <translation>Wenn der Tausch ausfällt</translation>
+    </message>
+    <message>
+        <source>Minimum frame rate</source>
+        <translation>Mindest-Bildrate</translation>
+    </message>
+    <message>
+        <source>Min. fps</source>
+        <translation>Min. fps</translation>
     </message>
     <message>
         <source>Face lost, no face, or still loading: the outputs show the last swapped frame for a moment, then this — never your camera image.</source>
@@ -534,6 +546,10 @@
     <message>
         <source>Run on</source>
         <translation>Ausführen auf</translation>
+    </message>
+    <message>
+        <source>Automatic: the best available (an NVIDIA GPU with CUDA when there is one, else the CPU)</source>
+        <translation>Automatisch: das Beste, was verfügbar ist (eine NVIDIA-GPU mit CUDA, falls vorhanden, sonst die CPU)</translation>
     </message>
     <message>
         <source>Changing these reloads the models in the background.</source>
@@ -656,6 +672,10 @@
         <translation>Leistung</translation>
     </message>
     <message>
+        <source>Skipped camera frames: frames a newer one replaced before the engine was free. Normal when a frame takes longer than the camera&apos;s interval; the newest frame is always the one processed, so nothing lags.</source>
+        <translation>Übersprungene Kamerabilder: Bilder, die ein neueres ersetzte, bevor die Verarbeitung frei war. Normal, wenn ein Bild länger dauert als der Takt der Kamera; verarbeitet wird immer das neueste Bild, daher hinkt nichts hinterher.</translation>
+    </message>
+    <message>
         <source>Camera, demo or a video/image file</source>
         <translation>Kamera, Demo oder eine Video-/Bilddatei</translation>
     </message>
@@ -676,8 +696,8 @@
         <translation>Bildrate</translation>
     </message>
     <message>
-        <source>Demo (moving portrait)</source>
-        <translation>Demo (bewegtes Porträt)</translation>
+        <source>Demo portrait</source>
+        <translation>Demo-Porträt</translation>
     </message>
     <message>
         <source>File: {name}</source>
@@ -834,6 +854,10 @@
     <message>
         <source>Neural models are optional: the built-in swapper and enhancer need none. Nothing downloads unless you ask; every download is checked against the SHA-256 pinned in Fusecam.</source>
         <translation>Neuronale Modelle sind optional: der eingebaute Tauscher und Verbesserer brauchen keine. Nichts wird ungefragt heruntergeladen; jeder Download wird gegen die in Fusecam festgelegte SHA-256 geprüft.</translation>
+    </message>
+    <message>
+        <source>No face enhancer can be downloaded here: GFPGAN&apos;s authors publish only PyTorch weights. If you have a GFPGAN-style ONNX file (for example converted from GFPGANv1.4.pth, or GPEN-BFR-512), pick “face enhancer” below and click Add…; it is then offered under Swap → Enhancer → Model. It must take and give 1×3×512×512 RGB in [-1, 1] (docs/models.md).</source>
+        <translation>Ein Gesichtsverbesserer lässt sich hier nicht herunterladen: Die Autoren von GFPGAN veröffentlichen nur PyTorch-Gewichte. Haben Sie eine ONNX-Datei im Stil von GFPGAN (etwa aus GFPGANv1.4.pth umgewandelt, oder GPEN-BFR-512), wählen Sie unten „Gesichtsverbesserer“ und klicken Sie auf Hinzufügen…; sie steht dann unter Tausch → Verbesserer → Modell zur Wahl. Sie muss 1×3×512×512 RGB in [-1, 1] annehmen und ausgeben (docs/models.md).</translation>
     </message>
     <message>
         <source>Download progress</source>
@@ -1024,10 +1048,6 @@ an: um sie auszuschalten, entferne unten das Häkchen, oder später unter
         <translation>Lokaler Stream (L)</translation>
     </message>
     <message>
-        <source>Serve the output as an MJPEG stream (OBS Media Source, VLC)</source>
-        <translation>Die Ausgabe als MJPEG-Stream bereitstellen (OBS-Medienquelle, VLC)</translation>
-    </message>
-    <message>
         <source>Record (R)</source>
         <translation>Aufnehmen (R)</translation>
     </message>
@@ -1062,6 +1082,10 @@ an: um sie auszuschalten, entferne unten das Häkchen, oder später unter
     <message>
         <source>Automatic</source>
         <translation>Automatisch</translation>
+    </message>
+    <message>
+        <source>Serve the output over HTTP: MPEG-TS with capture times for OBS&apos;s Media Source, MJPEG for browsers. Open the address shown for the OBS steps.</source>
+        <translation>Die Ausgabe über HTTP bereitstellen: MPEG-TS mit Aufnahmezeiten für die Medienquelle von OBS, MJPEG für Browser. Die angezeigte Adresse öffnen, um die Schritte für OBS zu sehen.</translation>
     </message>
     <message>
         <source>port </source>
@@ -1254,6 +1278,38 @@ an: um sie auszuschalten, entferne unten das Häkchen, oder später unter
     <message>
         <source>Running on the CPU: no GPU execution provider could be loaded.</source>
         <translation>Läuft auf der CPU: kein GPU-Ausführungsanbieter ließ sich laden.</translation>
+    </message>
+    <message>
+        <source>Running on the CPU (no NVIDIA GPU found).</source>
+        <translation>Läuft auf der CPU (keine NVIDIA-GPU gefunden).</translation>
+    </message>
+    <message>
+        <source>Virtual camera</source>
+        <translation>Virtuelle Kamera</translation>
+    </message>
+    <message>
+        <source>Stream</source>
+        <translation>Stream</translation>
+    </message>
+    <message>
+        <source>Recorder</source>
+        <translation>Aufnahme</translation>
+    </message>
+    <message>
+        <source>on</source>
+        <translation>an</translation>
+    </message>
+    <message>
+        <source>on air: nothing</source>
+        <translation>auf Sendung: nichts</translation>
+    </message>
+    <message>
+        <source>on air: {outputs}</source>
+        <translation>auf Sendung: {outputs}</translation>
+    </message>
+    <message>
+        <source>Click or press {key} to switch it on or off</source>
+        <translation>Klicken oder {key} drücken zum Ein- und Ausschalten</translation>
     </message>
 </context>
 </TS>
