@@ -178,7 +178,8 @@ def count_frames() -> Callable[[Path], tuple[int, tuple[int, int] | None]]:
 SUMMARY_KEYS = {"p50_ms", "p95_ms", "max_ms"}
 RUN_KEYS = {
     "mode", "size", "frames", "fps", "dropped", "peak_rss_mb", "providers",
-    "stages", "processing", "end_to_end",
+    "stages", "processing", "end_to_end", "cpu_ms_per_frame", "worst_frames", "faces",
+    "faces_per_frame", "gc", "thread_cpu_ms_per_frame",
 }  # fmt: skip
 
 
@@ -210,9 +211,34 @@ def _check_bench_report(report: dict[str, Any], frames: int, size: tuple[int, in
                 assert set(stage) == {"ran", "skipped"}, stage
         assert 0 < run["frames"] <= frames
         assert run["frames"] + run["dropped"] <= frames
+        _check_cpu_and_worst(run)
     max_run = report["runs"][0]
     # Lock-step: every frame after the warm-up is processed and counted, none dropped.
     assert (max_run["frames"], max_run["dropped"]) == (frames, 0)
+
+
+def _check_cpu_and_worst(run: dict[str, Any]) -> None:
+    """Process CPU per frame (all threads), the paced run's share of a core, the worst
+    frames slowest first and each one's culprit among the stages that ran in it."""
+    assert run["cpu_ms_per_frame"] > 0
+    assert ("cpu_share_pct" in run) == (run["mode"] == "paced")
+    if run["mode"] == "paced":
+        assert run["cpu_share_pct"] > 0 and run["input_fps"] > 0
+    worst = run["worst_frames"]
+    assert 0 < len(worst) <= min(5, run["frames"])
+    times = [w["processing_ms"] for w in worst]
+    assert times == sorted(times, reverse=True)
+    assert times[0] == pytest.approx(run["processing"]["max_ms"], abs=1e-3)
+    for w in worst:
+        assert w["stage"] in run["stages"] and run["stages"][w["stage"]]["ran"] > 0
+    assert run["gc"]["collections"] >= 0
+    assert all(ms > 0 for ms in run["thread_cpu_ms_per_frame"].values())
+    # The engine thread's CPU time per frame is only known when profiling.
+    profiling = "profile" in run
+    assert (run["processing_cpu"] is not None) == profiling
+    assert all(("processing_cpu_ms" in w) == profiling for w in worst)
+    if profiling:
+        _check_summary(run["processing_cpu"])
 
 
 @pytest.fixture(scope="session")

@@ -55,6 +55,13 @@ def add_parser(sub: Subparsers) -> None:
         help="measure this enhancer mode (all: each, compared with off)",
     )
     bench.add_argument(
+        "--faces",
+        choices=("main", "all", "map"),
+        default="main",
+        help="swap the main face (default), all faces, or map: each --source photo onto "
+        "the faces from left to right",
+    )
+    bench.add_argument(
         "--enhancer-model",
         metavar="NAME_OR_PATH",
         help="neural enhancer: a registered model name or a GFPGAN-style .onnx",
@@ -72,13 +79,17 @@ def zoom_factor(text: str) -> float:
 
 
 def run(args: argparse.Namespace, settings: EngineSettings) -> int:
+    from app.cli.run_settings import with_run_sources
     from engine.runtime.bench import ENHANCER_MODES, BenchConfig, format_table, run_bench
-    from engine.runtime.factory import build_stages, with_sources
+    from engine.runtime.factory import build_stages
     from engine.swap.library import SourceLibrary
 
     make_source(args, size=args.size).open()  # fail fast on a bad input, before timing
     library = SourceLibrary()
-    settings = with_sources(settings, library, args.source or ())
+    swap = dataclasses.replace(settings.swap, face_selection=args.faces)
+    settings = dataclasses.replace(settings, swap=swap)
+    # As `fusecam run` does: in map mode each --source photo is one face, left to right.
+    settings, _ = with_run_sources(settings, library, args.source or (), ())
     if args.enhancer_model:
         models = dataclasses.replace(settings.models, enhancer_model=args.enhancer_model)
         settings = dataclasses.replace(settings, models=models)

@@ -11,6 +11,7 @@ from numpy.typing import NDArray
 
 from engine.core.profile import NO_STEPS, StepTimer
 from engine.core.types import Frame
+from engine.core.unit_scale import to_signed
 from engine.face.anchors import AnchorSpec, anchor_spec
 from engine.face.records import Detection
 from engine.models.onnx import LoadedModel
@@ -47,7 +48,7 @@ def letterbox(frame: Frame, size: int) -> tuple[NDArray[np.float32], Letterbox]:
         small, pad_y, size - nh - pad_y, pad_x, size - nw - pad_x, cv2.BORDER_CONSTANT, value=0
     )
     rgb = cv2.cvtColor(square, cv2.COLOR_BGR2RGB)
-    tensor = rgb.astype(np.float32) * (2.0 / 255.0) - 1.0
+    tensor = to_signed(rgb)
     return tensor[None], Letterbox(scale, float(pad_x), float(pad_y))
 
 

@@ -23,6 +23,7 @@ from engine.core.paths import MODELS_DIR
 from engine.core.profile import NO_STEPS, StepTimer
 from engine.core.settings import ExecutionProvider
 from engine.core.types import F32, Affine, Frame, Landmarks
+from engine.core.unit_scale import to_unit
 from engine.models.onnx import LoadedModel, load_model
 
 MODEL_NAME = "iris_landmark"
@@ -168,8 +169,7 @@ class EyeRefiner:
                 flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                 borderMode=cv2.BORDER_REPLICATE,
             )
-            tensor[i] = cv2.cvtColor(crop, cv2.COLOR_BGR2RGB)
-        tensor *= 1.0 / 255.0
+            tensor[i] = to_unit(cv2.cvtColor(crop, cv2.COLOR_BGR2RGB))
         return tensor
 
     def refine(

@@ -11,6 +11,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from engine.core.types import Affine, Frame
+from engine.core.unit_scale import to_unit
 from engine.face.records import Detection
 
 # Mesh points MediaPipe uses for the eye line (outer eye corners) when tracking.
@@ -69,7 +70,7 @@ def crop_rgb(frame: Frame, roi: Roi, size: int) -> NDArray[np.float32]:
         flags=cv2.INTER_LINEAR,
         borderMode=cv2.BORDER_CONSTANT,
     )
-    return cv2.cvtColor(crop, cv2.COLOR_BGR2RGB).astype(np.float32) * (1.0 / 255.0)
+    return to_unit(cv2.cvtColor(crop, cv2.COLOR_BGR2RGB))
 
 
 def crop_points_to_frame(raw: NDArray[np.floating], roi: Roi, size: int) -> NDArray[np.float32]:

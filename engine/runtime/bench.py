@@ -13,6 +13,7 @@ from typing import Any
 from engine.core.packet import FramePacket
 from engine.core.settings import EngineSettings, EnhancerMode
 from engine.core.stats import StatsSnapshot, Summary
+from engine.runtime.bench_frames import WORST_FRAMES, FrameLog
 from engine.runtime.pipeline import Engine
 from engine.runtime.profile_report import format_profile, profile_rows
 from engine.runtime.session import LiveSession
@@ -68,24 +69,31 @@ def _run_once(
     # instead would race the engine and lose a varying number of measured frames.
     warm = threading.Event()
     mark: dict[str, float] = {}
+    frame_log = FrameLog()
 
     def end_warmup(_packet: FramePacket) -> None:
         if not warm.is_set() and engine.frames_published >= config.warmup:
             engine.stats.reset()
             mark["drops"] = engine.input.drops
             mark["started"] = time.monotonic()
+            frame_log.start()
             warm.set()
 
-    # Listeners run in order: the mark of the last warm-up frame is not counted.
+    # Listeners run in order. The log listens first: the last warm-up frame (which
+    # starts it) is not recorded; nor is that frame's mark counted.
+    engine.add_listener(frame_log)
     mark_ms = _time_watermark(engine, warm)
     engine.add_listener(end_warmup)
+    frame_log.attach_gc()
     session.start()
     try:
         warm.wait(timeout=120)
         session.wait_source_drained(timeout=max(60.0, config.frames))
+        frame_log.stop()
         elapsed = time.monotonic() - mark.get("started", time.monotonic())
     finally:
         session.stop()
+        frame_log.detach_gc()
     drops_before = int(mark.get("drops", engine.input.drops))
     snap = engine.stats.snapshot()
     assert source.info is not None
@@ -106,7 +114,20 @@ def _run_once(
         "processing": snap.processing.as_dict(),
         "end_to_end": snap.end_to_end.as_dict(),
         "counters": snap.info,
+        "faces": settings.swap.face_selection,
+        "faces_per_frame": _mean_faces(frame_log),
+        # Process CPU time (all threads: capture decode, engine, onnxruntime) per frame.
+        "cpu_ms_per_frame": round(frame_log.cpu_s * 1000 / snap.frames, 3) if snap.frames else 0.0,
+        "thread_cpu_ms_per_frame": frame_log.thread_ms_per_frame(),
+        "worst_frames": frame_log.worst(WORST_FRAMES),
+        "processing_cpu": frame_log.processing_cpu(),
+        "gc": frame_log.gc_report(),
     }
+    if mode == "paced" and elapsed > 0:
+        # Paced at the input's frame rate: the CPU time per second of stream is the share
+        # of one core that the app takes from everything else (OBS's encoder, the game).
+        run["cpu_share_pct"] = round(frame_log.cpu_s / elapsed * 100, 1)
+        run["input_fps"] = round(source.info.fps, 3)
     if config.profile:
         run["profile"] = profile_rows(snap, [stage.name for stage in engine.stages])
     if settings.enhancer.mode == "neural":
@@ -131,6 +152,11 @@ def _time_watermark(engine: Engine, warm: threading.Event) -> list[float]:
 
     engine.add_listener(mark)
     return times
+
+
+def _mean_faces(frame_log: FrameLog) -> float:
+    records = frame_log.records
+    return round(sum(r.faces for r in records) / len(records), 2) if records else 0.0
 
 
 def stage_rows(snap: StatsSnapshot, order: Sequence[str]) -> dict[str, dict[str, Any]]:
@@ -214,6 +240,7 @@ def format_table(report: dict[str, Any]) -> str:
             lines.append(
                 f"  {name:<16}{s['p50_ms']:>10.2f}{s['p95_ms']:>10.2f}{s['max_ms']:>10.2f}"
             )
+        lines += _cpu_and_worst_lines(run)
         if run.get("enhancer_fallback"):
             reason = run["enhancer_fallback"]
             lines.append(f"  neural enhancer unavailable, built-in measured: {reason}")
@@ -222,6 +249,41 @@ def format_table(report: dict[str, Any]) -> str:
     if "enhancer_comparison" in report:
         lines += _comparison_table(report["enhancer_comparison"])
     return "\n".join(lines)
+
+
+def _cpu_and_worst_lines(run: dict[str, Any]) -> list[str]:
+    cpu = f"  cpu {run['cpu_ms_per_frame']:.2f} ms/frame (process, all threads)"
+    if "cpu_share_pct" in run:
+        cpu += f"  = {run['cpu_share_pct']:.1f} % of one core at {run['input_fps']:g} fps"
+    gc = run["gc"]
+    cpu += f"  faces {run['faces']} ({run['faces_per_frame']:g}/frame)"
+    cpu += f"  gc {gc['collections']}× max {gc['max_ms']:.1f} ms"
+    lines = [cpu]
+    if run.get("thread_cpu_ms_per_frame"):
+        threads = run["thread_cpu_ms_per_frame"].items()
+        lines.append("  cpu by thread (ms/frame): " + ", ".join(f"{n} {ms:g}" for n, ms in threads))
+    if run.get("processing_cpu"):
+        c = run["processing_cpu"]
+        lines.append(
+            f"  processing cpu  p50 {c['p50_ms']:.2f}  p95 {c['p95_ms']:.2f}  max {c['max_ms']:.2f}"
+            "  (engine thread's CPU time per frame)"
+        )
+    lines.append(
+        "  worst frames (processing ms [its CPU ms]: the stage / step most over its typical"
+    )
+    lines.append("  time; much less CPU than wall time means other programs held the core)")
+    for w in run["worst_frames"]:
+        cause = f"[cpu {w['processing_cpu_ms']:.1f}]  " if "processing_cpu_ms" in w else ""
+        if "stage" in w:
+            cause += f"{w['stage']} {w['stage_ms']:.1f} (typ {w['stage_typical_ms']:.1f})"
+        if "step" in w:
+            cause += f", {w['step']} {w['step_ms']:.1f} (typ {w['step_typical_ms']:.1f})"
+        skipped = ", ".join(f"{k}: {v}" for k, v in w.get("skipped", {}).items())
+        lines.append(
+            f"    #{w['frame_id']:<6}{w['processing_ms']:>8.2f}  e2e {w['end_to_end_ms']:.1f}  "
+            f"{cause}" + (f"  [{skipped}]" if skipped else "")
+        )
+    return lines
 
 
 def _stage_line(name: str, s: dict[str, Any], frames: int) -> str:

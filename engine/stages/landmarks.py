@@ -47,11 +47,17 @@ class LandmarkStage(Stage):
         packet.faces = kept
         return packet
 
+    def refines_eyes(self, kept: list[Face], settings: EngineSettings) -> bool:
+        """Whether the next face kept gets its eyes refined: "main" swaps only the first
+        face kept (engine/swap/assign.py), and the iris model (~4 ms CPU a face) would
+        refine the others' for nothing."""
+        return not kept or settings.swap.face_selection != "main"
+
     def _mesh(self, packet: FramePacket, faces: list[Face], settings: EngineSettings) -> list[Face]:
         t_s = packet.capture_ns / 1e9
         threshold = settings.tracking.presence_threshold
         by_id = {t.track_id: t for t in self.tracker.tracks}
-        kept = []
+        kept: list[Face] = []
         for face in faces:
             track = by_id.get(face.track_id)
             if track is None:
@@ -77,10 +83,13 @@ class LandmarkStage(Stage):
                 )
             # The eyes refined on every frame, after smoothing: a blink is over in a
             # few frames, and smoothed it would barely show.
-            with packet.step("eyes"):
-                face.landmarks, face.irises = self.analyzer.refine_eyes(
-                    packet.frame, smoothed, packet.steps
-                )
+            if not self.refines_eyes(kept, settings):
+                face.landmarks, face.irises = smoothed, None
+            else:
+                with packet.step("eyes"):
+                    face.landmarks, face.irises = self.analyzer.refine_eyes(
+                        packet.frame, smoothed, packet.steps
+                    )
             face.presence = result.presence
             kept.append(face)
         return kept

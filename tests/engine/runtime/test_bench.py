@@ -46,6 +46,10 @@ def test_paced_run_follows_the_source_rate(report: dict[str, Any]) -> None:
 def test_format_table_lists_both_runs_and_every_stage(report: dict[str, Any]) -> None:
     table = format_table(report)
     assert "mode max" in table and "mode paced" in table
-    assert table.count("passthrough") == 2
+    lines = table.splitlines()
+    assert sum(line.startswith("  passthrough ") for line in lines) == 2  # the stage rows
+    assert table.count("worst frames") == 2
+    assert sum(line.startswith("  cpu ") and "(process" in line for line in lines) == 2
+    assert table.count("% of one core at 30 fps") == 1  # the paced run only
     assert table.count("end_to_end") == 2
     assert "320x180" in table

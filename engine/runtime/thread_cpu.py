@@ -1,0 +1,68 @@
+"""CPU time per thread of this process, for `fusecam bench`: which thread the process's
+CPU time goes to (capture and its decoder, engine, background detection, sinks).
+
+Linux only (/proc/self/task); elsewhere the snapshot is empty and the bench leaves the
+breakdown out. Resolution is the kernel's clock tick (10 ms at USER_HZ 100): enough over
+a run of seconds, not for one frame.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+
+_TASKS = Path("/proc/self/task")
+
+
+def _ticks_per_s() -> float:
+    try:
+        return float(os.sysconf("SC_CLK_TCK"))
+    except (AttributeError, ValueError, OSError):
+        return 100.0
+
+
+def snapshot() -> dict[int, tuple[str, float]]:
+    """{thread id: (name, CPU seconds so far)}: Python threads by their name, native ones
+    (a decoder's, onnxruntime's) by the kernel's name in brackets."""
+    if not _TASKS.is_dir():
+        return {}
+    names = {t.native_id: t.name for t in threading.enumerate() if t.native_id is not None}
+    tick = _ticks_per_s()
+    found: dict[int, tuple[str, float]] = {}
+    for task in _TASKS.iterdir():
+        try:
+            stat = (task / "stat").read_text()
+        except OSError:
+            continue  # the thread ended while we listed them
+        comm, _, rest = stat.partition(" (")[2].rpartition(") ")
+        fields = rest.split()
+        # After the name: state, ppid, ... utime and stime are the 12th and 13th.
+        cpu_s = (int(fields[11]) + int(fields[12])) / tick
+        tid = int(task.name)
+        found[tid] = (names.get(tid) or f"[{comm}]", cpu_s)
+    return found
+
+
+ENDED = "(ended)"
+
+
+def per_thread_ms(
+    before: dict[int, tuple[str, float]],
+    after: dict[int, tuple[str, float]],
+    frames: int,
+    process_s: float,
+) -> dict[str, float]:
+    """CPU milliseconds per frame by thread name between two snapshots, busiest first
+    (threads of one name add up; one that started in between counts from zero). What
+    the process spent beyond them (`process_s`) went to threads that ended before the
+    second snapshot, a drained source's capture thread: it is listed as ENDED."""
+    if frames <= 0 or not after:
+        return {}
+    by_name: dict[str, float] = {}
+    for tid, (name, cpu_s) in after.items():
+        spent = cpu_s - before.get(tid, (name, 0.0))[1]
+        by_name[name] = by_name.get(name, 0.0) + spent
+    by_name[ENDED] = process_s - sum(by_name.values())
+    rows = sorted(by_name.items(), key=lambda kv: kv[1], reverse=True)
+    return {name: round(s * 1000 / frames, 2) for name, s in rows if s > 0}

@@ -1,0 +1,88 @@
+"""The bench's per-frame log: which frames were worst and what made each one slow."""
+
+from __future__ import annotations
+
+import gc
+
+from engine.core.packet import FramePacket
+from engine.core.profile import StepTimer
+from engine.runtime.bench_frames import FrameLog, FrameRecord, worst_frames
+
+
+def record(frame_id: int, stages: dict[str, float], steps: dict[str, float]) -> FrameRecord:
+    return FrameRecord(frame_id, sum(stages.values()), 0.0, 1, stages, steps, {})
+
+
+def steady(frame_id: int) -> FrameRecord:
+    """A tracked frame: landmarker 5 ms (its eyes 3), swapper 6 ms; no detector."""
+    steps = {"landmarker/eyes": 3.0, "landmarker/eyes/ort_run": 2.5, "swapper/light": 4.0}
+    return record(frame_id, {"landmarker": 5.0, "swapper": 6.0}, steps)
+
+
+def test_the_culprit_is_the_stage_most_over_its_typical_time() -> None:
+    frames = [steady(i) for i in range(20)]
+    # Frame 20: a detector re-run of 4 ms. The swapper (6 ms) is the biggest stage in
+    # it, but that is its usual time: the detector, usually skipped (typical 0), is why.
+    frames.append(record(20, {"detector": 4.0, "landmarker": 5.0, "swapper": 6.0}, {}))
+    # Frame 21: the iris model took 12 ms instead of 2.5: the deepest step that ran over.
+    spike = dict(steady(21).steps_ms, **{"landmarker/eyes": 12.5, "landmarker/eyes/ort_run": 12})
+    frames.append(record(21, {"landmarker": 14.5, "swapper": 6.0}, spike))
+
+    worst = worst_frames(frames, 3)
+    assert [w["frame_id"] for w in worst[:2]] == [21, 20]
+    assert worst[0]["stage"] == "landmarker" and worst[0]["stage_typical_ms"] == 5.0
+    assert worst[0]["step"] == "landmarker/eyes/ort_run"
+    assert (worst[0]["step_ms"], worst[0]["step_typical_ms"]) == (12.0, 2.5)
+    assert worst[1]["stage"] == "detector" and worst[1]["stage_typical_ms"] == 0.0
+    assert "step" not in worst[1]  # no profile steps in that frame
+    assert len(worst) == 3 and worst[2]["processing_ms"] == 11.0
+
+
+def test_no_frames_no_worst() -> None:
+    assert worst_frames([], 5) == []
+
+
+def packet(frame_id: int) -> FramePacket:
+    p = FramePacket(frame_id=frame_id, capture_ns=1_000_000, frame=None)  # type: ignore[arg-type]
+    p.published_ns = 3_000_000
+    p.timings_ms = {"landmarker": 2.0}
+    p.info["processing_ms"] = 2.0
+    p.steps = StepTimer()
+    p.steps.record("landmarker/ort_run", 1.5)
+    p.skip("enhancer", "off")
+    p.skip("detector", "tracking")
+    return p
+
+
+def test_the_log_records_only_between_start_and_stop() -> None:
+    log = FrameLog()
+    log(packet(1))  # warm-up: not measured
+    log.start()
+    log(packet(2))
+    busy = sum(i * i for i in range(200_000))  # some CPU time for the process clock
+    log(packet(3))
+    log.stop()
+    log(packet(4))
+    assert [r.frame_id for r in log.records] == [2, 3] and busy > 0
+    assert log.cpu_s > 0
+    first = log.records[0]
+    assert (first.end_to_end_ms, first.steps_ms) == (2.0, {"landmarker/ort_run": 1.5})
+    # Stages switched off are no reason; the detector's "tracking" is.
+    assert log.worst(1)[0]["skipped"] == {"detector": "tracking"}
+
+
+def test_gc_pauses_are_counted_while_attached() -> None:
+    log = FrameLog()
+    log.attach_gc()
+    try:
+        log.start()
+        gc.collect()
+        gc.collect(0)
+        log.stop()
+    finally:
+        log.detach_gc()
+    gc.collect()  # after detaching: not counted
+    report = log.gc_report()
+    assert report["collections"] >= 2
+    assert report["by_generation"][2] >= 1 and report["by_generation"][0] >= 1
+    assert report["max_ms"] > 0 and report["total_ms"] >= report["max_ms"]
