@@ -359,10 +359,10 @@ def _target_broad_light(
     weight = coverage.astype(np.float32)
     size = SPLIT_LOW * iod
     norm = 1.0 / (box(weight, size) + 1e-4)
-    ours = box(image * weight[..., None], size) * norm[..., None]
-    theirs = box(own * weight[..., None], size) * norm[..., None]
+    # Their low band less ours, in one pass: the box is linear.
+    apart = box((own - image) * weight[..., None], size) * norm[..., None]
     keep = (amount * (1.0 - features) * weight)[..., None]
-    return (image + keep * (theirs - ours)).astype(np.float32)
+    return (image + keep * apart).astype(np.float32)
 
 
 def _keep_mask(local: F32, contours: list[np.ndarray], shape: tuple[int, ...]) -> F32 | None:

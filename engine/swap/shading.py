@@ -244,6 +244,7 @@ def skin_colour(texture: F32, weight: F32) -> F32:
 
 
 TONE_LIMITS = (0.6, 1.6)
+TONE_STRIDE = 4
 
 
 def match_tone(image: F32, target: F32, plain: NDArray[np.bool_], eyes: F32) -> F32:
@@ -257,10 +258,18 @@ def match_tone(image: F32, target: F32, plain: NDArray[np.bool_], eyes: F32) -> 
     out as the target's *clean* skin, paler than the target's face as a whole (a pale
     mask on a bearded face; the judge's median skin tone up to 7.5 ΔE off on DEV+WIDE,
     4.1 with this, mean 1.75 → 1.39)."""
-    if int(plain.sum()) < 50:
+    where = np.flatnonzero(plain)
+    if len(where) < 50:
         return image
-    ours = np.median(image[plain], axis=0)
-    theirs = np.median(target[plain], axis=0)
+    # Every TONE_STRIDE-th plain pixel: a median of thousands moves by a fraction of a
+    # grey level, and the full sort was most of this step's time.
+    where = where[::TONE_STRIDE]
+    ours = np.median(image.reshape(-1, 3)[where], axis=0)
+    theirs = np.median(target.reshape(-1, 3)[where], axis=0)
     gain = np.clip(theirs / np.maximum(ours, 1.0), *TONE_LIMITS).astype(np.float32)
-    per_pixel = np.exp(np.log(gain) * (1.0 - 0.5 * eyes)[..., None])
-    return (image * per_pixel).astype(np.float32)
+    out = (image * gain).astype(np.float32)
+    near = eyes > 0.0
+    if near.any():  # the eyes' share in log terms, only where there are eyes
+        share = np.exp(np.log(gain) * (1.0 - 0.5 * eyes[near])[:, None])
+        out[near] = image[near] * share
+    return out
