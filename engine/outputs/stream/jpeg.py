@@ -16,6 +16,7 @@ import cv2
 from engine.core.packet import FramePacket
 from engine.core.threads import ErrorCallback
 from engine.outputs.base import FrameFeed, LatestSink
+from engine.outputs.stream.watchers import Watched
 
 BOUNDARY = "fusecamframe"
 
@@ -26,7 +27,7 @@ class EncodedFrame(NamedTuple):
     part: bytes  # the multipart chunk (boundary, headers, JPEG), built once for all clients
 
 
-class JpegFeed(LatestSink):
+class JpegFeed(Watched, LatestSink):
     def __init__(self, feed: FrameFeed, quality: int, on_error: ErrorCallback | None = None):
         super().__init__("stream-encoder", feed, on_error)
         self.quality = quality
@@ -39,19 +40,6 @@ class JpegFeed(LatestSink):
         self._watchers = 0
         self._closed = False
         self.encoded = 0
-
-    # --- watchers (client threads) ----------------------------------------------------
-    def watch(self) -> None:
-        with self._cond:
-            self._watchers += 1
-
-    def unwatch(self) -> None:
-        with self._cond:
-            self._watchers -= 1
-
-    @property
-    def watchers(self) -> int:
-        return self._watchers
 
     @property
     def version(self) -> int:

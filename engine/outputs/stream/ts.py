@@ -27,6 +27,7 @@ from engine.core.packet import FramePacket
 from engine.core.threads import ErrorCallback
 from engine.outputs.base import FrameFeed, LatestSink
 from engine.outputs.codecs import Encoder, video_encoder
+from engine.outputs.stream.watchers import Watched
 
 log = logging.getLogger(__name__)
 
@@ -102,7 +103,7 @@ class _Muxer:
             log.debug("closing the TS muxer: %s", exc)
 
 
-class TsFeed(LatestSink):
+class TsFeed(Watched, LatestSink):
     """Encodes the newest frame into TS chunks for every `/stream.ts` client."""
 
     def __init__(self, feed: FrameFeed, on_error: ErrorCallback | None = None) -> None:
@@ -116,18 +117,6 @@ class TsFeed(LatestSink):
         self._watchers = 0
         self._closed = False
         self.encoded = 0
-
-    def watch(self) -> None:
-        with self._cond:
-            self._watchers += 1
-
-    def unwatch(self) -> None:
-        with self._cond:
-            self._watchers -= 1
-
-    @property
-    def watchers(self) -> int:
-        return self._watchers
 
     def wait_newer(self, version: int, timeout: float) -> TsChunk | None:
         """The newest chunk once it differs from `version`; None on timeout or close."""
