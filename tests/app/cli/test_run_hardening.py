@@ -3,10 +3,10 @@ machine can hold (issue 14). Real processes, real signals, real files."""
 
 from __future__ import annotations
 
-import resource
 import signal
 import struct
 import subprocess
+import sys
 import zlib
 from collections.abc import Callable
 from pathlib import Path
@@ -22,7 +22,7 @@ from tests.app.cli.hardening_support import (
     start_fusecam,
     wait_for,
 )
-from tests.app.cli.test_cli import run_fusecam
+from tests.app.cli.test_cli import fusecam_command, run_fusecam
 from tests.conftest import write_video
 
 CountFrames = Callable[[Path], tuple[int, tuple[int, int] | None]]
@@ -132,8 +132,24 @@ def _png(path: Path, width: int, height: int) -> Path:
     return path
 
 
-def _child_peak_rss_mb() -> float:
-    return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+# Runs one command and prints the peak RSS (MB) of its own children only: this test
+# process's RUSAGE_CHILDREN holds the peak of every child any earlier test started.
+_PEAK = (
+    "import resource, subprocess, sys; subprocess.run(sys.argv[1:], capture_output=True); "
+    "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024)"
+)
+
+
+def _peak_rss_mb(args: list[str], cwd: Path) -> float:
+    measured = subprocess.run(
+        [sys.executable, "-c", _PEAK, *fusecam_command(), *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    return float(measured.stdout.strip())
 
 
 def test_huge_images_are_refused_from_their_header(tmp_path: Path) -> None:
@@ -150,8 +166,8 @@ def test_huge_images_are_refused_from_their_header(tmp_path: Path) -> None:
         lines = [line for line in result.stderr.splitlines() if "WARNING" not in line]
         assert result.returncode == 2, result.stderr
         assert len(lines) == 1 and "20000×20000 is 400 megapixels" in lines[0], result.stderr
-    # Refused before decoding: no child came near the 1.2 GB one decoded frame takes.
-    assert _child_peak_rss_mb() < 1000
+        # Refused before decoding: nowhere near the 1.2 GB one decoded frame takes.
+        assert _peak_rss_mb(args, tmp_path) < 1000
     assert not (tmp_path / "out.png").exists()
 
 
