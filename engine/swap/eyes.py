@@ -265,10 +265,11 @@ def _eye_box(local: F32, eye: Eye, shape: tuple[int, ...]) -> tuple[int, int, in
 
 
 # How shut the target's eye is, two ways, each a ramp from open to shut: the share of its
-# opening whose pixels show no eyeball (open stills 0.38-0.57, obama_1's blinks 0.7-0.8,
-# painted-shut eyes 0.76-1.0) and its refined lids' gap over the eye's width (open
-# 0.30-0.38, blinks 0.21). Both must agree: a dark-skinned open eye reads 0.76-0.88 by
-# its pixels, a narrow one low by its lids.
+# opening whose pixels show no eyeball (in frame pixels: open stills 0.38-0.57, obama_1's
+# blinks 0.7-0.8, painted-shut eyes 0.76-1.0; on the coarser working grid open DEV
+# stills read 0.64-0.86) and its refined lids' gap over the eye's width (open 0.30-0.38,
+# blinks 0.21). Both must agree: a dark-skinned open eye reads 0.76-0.88 by its pixels,
+# a narrow one low by its lids. On DEV, 30 of 180 eyes got some lid, none all of it.
 SHUT_PIXELS = (0.62, 0.80)
 SHUT_GAP = (0.28, 0.20)
 LASH_DARKEN = 0.55  # the closed lids' lash line, against the lid skin
