@@ -23,6 +23,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from engine.core.types import F32
+from engine.face.iris import eye_openness
 from engine.face.mesh import topology
 from engine.render.polygon import polygon_mask
 
@@ -290,7 +291,8 @@ def close_lids(image: F32, own: F32, opening: F32, local: F32, irises: F32) -> l
     opening is filled from the lid skin around it (inpainted) with a lash line where the
     lids meet."""
     amounts = []
-    for eye, iris, (lower, upper) in zip(eyes(), irises, _LIDS, strict=True):
+    gaps = eye_openness(local)
+    for eye, iris, gap, (lower, upper) in zip(eyes(), irises, gaps, _LIDS, strict=True):
         box = _eye_box(local, eye, image.shape)
         if box is None:
             amounts.append(0.0)
@@ -302,9 +304,6 @@ def close_lids(image: F32, own: F32, opening: F32, local: F32, irises: F32) -> l
         visible = visible_eyeball(own[y0:y1, x0:x1], shown, ring, centre, float(iris[2]))
         hidden = 1.0 - float(visible.sum()) / max(float(shown.sum()), 1.0)
         p = local[:, :2]
-        gap = float(np.linalg.norm(p[upper[3]] - p[lower[4]])) / max(
-            float(np.linalg.norm(p[lower[0]] - p[lower[-1]])), 1e-3
-        )
         amount = min(_between(hidden, *SHUT_PIXELS), _between(gap, *SHUT_GAP))
         amounts.append(amount)
         if amount <= 0.0:

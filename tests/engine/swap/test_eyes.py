@@ -17,6 +17,7 @@ import pytest
 from engine.core.imageio import read_image
 from engine.core.settings import EngineSettings, SwapSettings
 from engine.core.types import F32, Frame
+from engine.face.iris import eye_openness
 from engine.face.records import FacePatch
 from engine.swap import eyes as eyes_module
 from engine.swap.eyes import eyes
@@ -44,11 +45,7 @@ def openness(frame: Frame) -> float:
     """Lid gap over eye width of the frame's main face, both eyes' mean (refined lids)."""
     face = analyzer().analyze_image(frame)[0]
     assert face.landmarks is not None
-    p = face.landmarks[:, :2]
-    gaps = [(159, 145, 33, 133), (386, 374, 362, 263)]
-    return float(
-        np.mean([np.linalg.norm(p[a] - p[b]) / np.linalg.norm(p[c] - p[d]) for a, b, c, d in gaps])
-    )
+    return float(np.mean(eye_openness(face.landmarks)))
 
 
 def swapped(library: SourceLibrary, frame: Frame, follow_eyes: bool = True) -> Frame:
