@@ -95,6 +95,6 @@ def test_a_clip_keeps_the_targets_blinks_and_mouth(tmp_path: Path) -> None:
     # Measured on 2026-12-02 (defaults): eyes 0.65 (r 0.71; 0.08 with the mesh's own
     # lids, 0.31 with the refined lids but no lid drawn over a shut eye), mouth 0.92,
     # written as MPEG-4; as written now (H.264, watermarked) eyes 0.56-0.61, mouth
-    # 0.84-0.89 over three runs. The floor catches a change that stops the lids following.
+    # 0.84-0.89 in two runs. The floor catches a change that stops the lids following.
     assert scores["eyes_open_carry_slope"] >= 0.45, got
     assert scores["mouth_open_carry_slope"] >= 0.75, got
