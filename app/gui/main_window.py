@@ -41,8 +41,8 @@ from app.gui.window_layout import WindowLayout
 from app.gui.window_status import WindowStatus
 from engine.core.settings import EngineSettings
 from engine.runtime import settings_store
-from engine.runtime.enhancer_cost import EnhancerCostMeter
-from engine.runtime.face_selection import FaceSelection
+from app.gui.controllers.enhancer_cost import EnhancerCostMeter
+from app.gui.controllers.face_selection import FaceSelection
 from engine.runtime.previews import MiniPreviewRenderer
 from engine.runtime.settings_store import AppState
 from engine.sources.base import FrameSource

@@ -20,7 +20,7 @@ from app.gui.widgets.on_air import summary as on_air_summary
 from app.gui.window_actions import WindowActions
 from app.gui.window_layout import WindowLayout
 from engine.models.gpu import nvidia_gpu_present
-from engine.runtime.enhancer_cost import EnhancerCostMeter
+from app.gui.controllers.enhancer_cost import EnhancerCostMeter
 from engine.sources import CameraSource
 
 HUD_INTERVAL_MS = 250
