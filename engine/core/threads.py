@@ -49,10 +49,14 @@ class Worker:
         self._thread = threading.Thread(target=self._main, name=self.name, daemon=True)
         self._thread.start()
 
-    def stop(self, timeout: float = 2.0) -> bool:
-        """Ask the thread to finish and join it; True when it ended within `timeout`."""
+    def request_stop(self) -> None:
+        """Ask the thread to finish and return at once (`stop` also waits for it)."""
         self._stop.set()
         self._on_stop()
+
+    def stop(self, timeout: float = 2.0) -> bool:
+        """Ask the thread to finish and join it; True when it ended within `timeout`."""
+        self.request_stop()
         if self._thread is None:
             return True
         if self._thread is not threading.current_thread():

@@ -13,6 +13,7 @@ is left waiting on one that already stopped, and nothing feeds a stopped engine.
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from collections.abc import Sequence
 
@@ -51,6 +52,9 @@ class LiveSession:
         self.outputs: OutputSet | None = None  # opened by `open_outputs`
         self.switches = 0
         self._running = False
+        # A switch (the app's io thread) and `start`/`stop` (the window) never interleave:
+        # a source switched in during a stop would be left running.
+        self._source_lock = threading.RLock()
         if source is not None:
             self.switch_source(source)
 
@@ -90,18 +94,19 @@ class LiveSession:
         if source.on_error is None:
             source.on_error = self.on_error
         info = source.info if source.info is not None else source.open()
-        old = self.source
-        if old is not None:
-            old.on_end = None
-            old.stop(timeout)
-        source.bind(self.engine.input)
-        self.source = source
-        self.switches += 1
-        if self.outputs is not None:  # outputs opened from now on take its size and rate
-            self.outputs.input_size = (info.width, info.height)
-            self.outputs.input_fps = info.fps
-        if self._running:
-            source.start()
+        with self._source_lock:
+            old = self.source
+            if old is not None:
+                old.on_end = None
+                old.stop(timeout)
+            source.bind(self.engine.input)
+            self.source = source
+            self.switches += 1
+            if self.outputs is not None:  # outputs opened from now on take its size and rate
+                self.outputs.input_size = (info.width, info.height)
+                self.outputs.input_fps = info.fps
+            if self._running:
+                source.start()
 
     # --- outputs and sinks ----------------------------------------------------------------
     def open_outputs(self, config: OutputConfig | None = None) -> OutputSet:
@@ -156,14 +161,16 @@ class LiveSession:
         for sink in self.sinks:
             sink.start()
         self.engine.start()
-        if self.source is not None:
-            self.source.start()
+        with self._source_lock:
+            if self.source is not None:
+                self.source.start()
 
     def stop(self, timeout: float = 2.0) -> bool:
         """Stop everything in the documented order; True when every thread ended within
         `timeout` each. The delay line stops after the engine, so it hands on its tail."""
-        self._running = False
-        ok = self.source.stop(timeout) if self.source is not None else True
+        with self._source_lock:
+            self._running = False
+            ok = self.source.stop(timeout) if self.source is not None else True
         ok = self.engine.stop(timeout) and ok
         if self.outputs is not None:
             ok = self.outputs.stop(timeout) and ok

@@ -3,12 +3,20 @@
 Holds no widgets. Everything slow — building the stages (model sessions, JIT), opening a
 camera, enumerating cameras — runs on the `io` task thread; face loading runs on the
 `faces` task thread, so one never waits behind the other. Results come back as signals.
+
+The GUI thread never waits on another thread while the app runs: switching the source
+(which stops the old source's thread, a join of up to a second) and installing new
+stages (which closes the ones they replace, joining their model loaders) happen in the
+io job that prepared them, and only the outcome comes back. `stop` at window close is
+the exception: it joins, within its timeout, so the stream ends cleanly.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import logging
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtCore import QObject, Signal
@@ -29,6 +37,16 @@ from engine.stages.base import Stage
 from engine.swap.library import SourceLibrary
 
 log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class Switched:
+    """A source switch that happened: the choice now in use (the demo's when the one
+    asked for could not open), its running source, and what to warn the user of."""
+
+    choice: InputChoice
+    source: FrameSource
+    warning: str | None = None
 
 
 class AppCore(QObject):
@@ -63,18 +81,22 @@ class AppCore(QObject):
         self.session.start()
 
     def build_stages(self) -> None:
-        """Build the stage list off the GUI thread (model sessions, JIT). Model choices
-        need no rebuild: the selector stages switch per frame and load models in the
-        background. While one build runs, further requests fold into one more."""
+        """Build the stage list off the GUI thread (model sessions, JIT) and install it
+        there too (the stages it replaces are closed, their loaders joined). Model
+        choices need no rebuild: the selector stages switch per frame and load models in
+        the background. While one build runs, further requests fold into one more."""
         if self._building:
             self._rebuild_wanted = True
             return
         self._building = True
         settings = self.engine.settings
-        self.io.submit(
-            lambda: build_stages(settings, (), library=self.library),
-            self._on_stages,
-        )
+        self.io.submit(lambda: self._build_and_install(settings), self._on_stages)
+
+    def _build_and_install(self, settings: EngineSettings) -> list[Stage]:
+        """On the io thread."""
+        stages = build_stages(settings, (), library=self.library)
+        self.session.set_stages(stages)
+        return stages
 
     def _on_stages(self, stages: list[Stage] | None, error: BaseException | None) -> None:
         self._building = False
@@ -89,7 +111,6 @@ class AppCore(QObject):
                 ).format(error=error),
             )
         else:
-            self.session.set_stages(stages)
             self.stages_built = True
             self.stages_ready.emit()
         if self._rebuild_wanted:
@@ -128,63 +149,70 @@ class AppCore(QObject):
 
     # --- input ---------------------------------------------------------------------------
     def use_source(self, source: FrameSource, choice: InputChoice) -> None:
-        """An already built source (command line, tests): opened here if needed. One
-        that cannot open (`--camera 0` with no camera) gives way to the demo, with a
-        message: the app opens either way."""
-        try:
-            self.session.switch_source(source)
-        except SourceError as exc:
-            source, choice = self._demo_instead(str(exc), choice)
-        self.choice = choice
-        self.input_switched.emit(choice, source)
-
-    def _demo_instead(self, reason: str, choice: InputChoice) -> tuple[FrameSource, InputChoice]:
-        """The demo source, running, after `choice` could not open; the user is told."""
-        self.message.emit(
-            "warning",
-            tr("{reason} — showing the demo instead. Pick a camera in Input when one is connected.")
-            .format(reason=reason),
-        )  # fmt: skip
-        size = (choice.width, choice.height) if choice.width and choice.height else None
-        demo = DemoSource(size=size, on_error=self.bridge.report_error)
-        self.session.switch_source(demo)
-        return demo, dataclasses.replace(choice, kind="demo", path=None)
+        """An already built source (command line, tests), opened and switched to on the
+        io thread. One that cannot open (`--camera 0` with no camera) gives way to the
+        demo, with a message: the app opens either way."""
+        self._switch(choice, lambda: self._use(source, choice))
 
     def switch_input(self, choice: InputChoice) -> None:
-        """Open the new input off the GUI thread; the old one runs until the new is ready.
-        While one opens, only the latest further request is kept."""
+        """Open the new input and switch to it off the GUI thread; the old one runs
+        until the new is ready. While one opens, only the latest further request is kept."""
+        self._switch(choice, lambda: self._open(choice))
+
+    def _switch(self, choice: InputChoice, job: Callable[[], Switched]) -> None:
         if self._opening is not None:
             self._wanted = choice
             return
         self._opening = choice
-        self.io.submit(
-            lambda: make_input_source(choice, self.bridge.report_error),
-            lambda source, error: self._on_opened(choice, source, error),
-        )
+        self.io.submit(job, lambda done, error: self._on_switched(choice, done, error))
 
-    def _on_opened(
-        self, choice: InputChoice, source: FrameSource | None, error: BaseException | None
-    ) -> None:
-        self._opening = None
-        if (error is not None or source is None) and self.session.source is None:
+    # These run on the io thread: `switch_source` stops the old source (a join).
+    def _use(self, source: FrameSource, choice: InputChoice) -> Switched:
+        try:
+            self.session.switch_source(source)
+        except SourceError as exc:
+            return self._demo_instead(str(exc), choice)
+        return Switched(choice, source)
+
+    def _open(self, choice: InputChoice) -> Switched:
+        try:
+            source = make_input_source(choice, self.bridge.report_error)
+        except Exception as exc:
+            if self.session.source is not None:
+                raise  # the previous input runs on: the failure is reported, nothing more
             # Nothing runs yet (the saved camera is gone): the demo, not a black window.
-            source, demo_choice = self._demo_instead(str(error), choice)
-            self.choice = demo_choice
-            self.input_switched.emit(demo_choice, source)
-        elif error is not None or source is None:
+            return self._demo_instead(str(exc), choice)
+        self.session.switch_source(source)
+        warning = None
+        if choice.kind == "auto" and source.kind == "demo":
+            warning = tr(
+                "No camera could be opened; showing the demo "
+                "source. Pick a camera in Input when one is connected."
+            )
+        return Switched(choice, source, warning)
+
+    def _demo_instead(self, reason: str, choice: InputChoice) -> Switched:
+        """The demo source, running, after `choice` could not open; the user is told."""
+        size = (choice.width, choice.height) if choice.width and choice.height else None
+        demo = DemoSource(size=size, on_error=self.bridge.report_error)
+        self.session.switch_source(demo)
+        warning = tr(
+            "{reason} — showing the demo instead. Pick a camera in Input when one is connected."
+        ).format(reason=reason)
+        return Switched(dataclasses.replace(choice, kind="demo", path=None), demo, warning)
+
+    def _on_switched(
+        self, choice: InputChoice, done: Switched | None, error: BaseException | None
+    ) -> None:
+        """On the GUI thread: the switch's outcome, told to the window."""
+        self._opening = None
+        if error is not None or done is None:
             self.input_failed.emit(choice, str(error))
         else:
-            if choice.kind == "auto" and source.kind == "demo":
-                self.message.emit(
-                    "warning",
-                    tr(
-                        "No camera could be opened; showing the demo "
-                        "source. Pick a camera in Input when one is connected."
-                    ),
-                )
-            self.choice = choice
-            self.session.switch_source(source)
-            self.input_switched.emit(choice, source)
+            if done.warning is not None:
+                self.message.emit("warning", done.warning)
+            self.choice = done.choice
+            self.input_switched.emit(done.choice, done.source)
         wanted, self._wanted = self._wanted, None
         if wanted is not None and wanted != self.choice:
             self.switch_input(wanted)

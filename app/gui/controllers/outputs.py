@@ -98,7 +98,8 @@ class OutputsController(QObject):
         # The session owns the outputs (and stops them); this drives their toggles.
         self.outputs = core.session.open_outputs(OutputConfig(delay_ms=delay_ms))
         self._record_started = 0.0
-        self._busy: set[str] = set()
+        self._busy: set[str] = set()  # starting, stopping or finishing
+        self._stopping: set[str] = set()  # on until its stop job ran, but off for good
         self.states: list[OnAir] = [OnAir(name) for name in OUTPUTS]
         panel.set_vcam_devices(loopback_devices(), options.vcam_device)
         panel.lan.setChecked(options.stream_lan)
@@ -126,7 +127,9 @@ class OutputsController(QObject):
 
     def options(self) -> OutputOptions:
         return OutputOptions(
-            on=tuple(n for n in RESTORED if self.is_on(n) or n in self._busy),
+            on=tuple(
+                n for n in RESTORED if (self.is_on(n) or n in self._busy) and n not in self._stopping
+            ),
             vcam_device=self.panel.vcam_device_choice,
             stream_lan=self.panel.lan.isChecked(),
             stream_token=self.stream_token,
@@ -203,10 +206,20 @@ class OutputsController(QObject):
                 lambda: self.outputs.finish_recording(recorder, timeout=120.0),
                 lambda _r, _e: self._recording_finished(recorder),
             )
-        elif name == "stream":
-            self.outputs.stop_stream(timeout=1.0)
         else:
-            self.outputs.stop_virtual_cam(timeout=1.0)
+            # Stopping joins the output's thread: on the io thread too, so the window never
+            # waits on it (and a start asked for meanwhile queues behind the stop).
+            stop = self.outputs.stop_stream if name == "stream" else self.outputs.stop_virtual_cam
+            self._busy.add(name)
+            self._stopping.add(name)
+            self.panel.set_state(name, False, tr("stopping…"), busy=True)
+            self.core.io.submit(lambda: stop(timeout=1.0), lambda _r, _e: self._stopped(name))
+
+    def _stopped(self, name: str) -> None:
+        self._busy.discard(name)
+        self._stopping.discard(name)
+        self.changed.emit()
+        self.refresh()
 
     def _recording_finished(self, recorder: Recorder) -> None:
         self._busy.discard("record")

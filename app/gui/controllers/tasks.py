@@ -102,6 +102,14 @@ class TaskRunner(QObject):
         return self._thread
 
     def stop(self, timeout: float = 0.5) -> bool:
+        """Drop the results still to come and join the thread (at shutdown)."""
         self._stopped = True
         self._callbacks.clear()
         return self._thread.stop(timeout)
+
+    def cancel(self) -> None:
+        """Drop the results still to come and let the thread end by itself, without
+        waiting for it (a dialog closing while the app runs: the GUI thread never joins)."""
+        self._stopped = True
+        self._callbacks.clear()
+        self._thread.request_stop()

@@ -55,6 +55,8 @@ class Jobs(Protocol):
 
     def stop(self, timeout: float = 0.5) -> bool: ...
 
+    def cancel(self) -> None: ...
+
 
 class ModelsDialog(QDialog):
     """`use_requested(list of (path, value))`: the user chose a model."""
@@ -381,5 +383,5 @@ class ModelsDialog(QDialog):
 
     def done(self, result: int) -> None:
         self._cancel.set()  # a download in flight stops (its .part stays to resume)
-        self.jobs.stop(0.5)
+        self.jobs.cancel()  # the job thread ends by itself: the window never waits on it
         super().done(result)

@@ -111,8 +111,9 @@ def test_settings_round_trip_through_a_restart(qtbot, make_window, wait_ready) -
     first.core.apply("swap.alpha", 0.6)
     first.core.apply("output.mirror", True)
     first.core.apply("enhancer.mode", "builtin")
-    first.controls.input_changed.emit(InputChoice(kind="demo", width=640, height=480))
-    qtbot.waitUntil(lambda: first.core.session.switches == 2, timeout=10000)
+    demo = InputChoice(kind="demo", width=640, height=480)
+    first.controls.input_changed.emit(demo)
+    qtbot.waitUntil(lambda: first.core.choice == demo, timeout=10000)  # switched, reported
     expected: EngineSettings = first.core.engine.settings
     first.close()
     path = settings_store.settings_path()

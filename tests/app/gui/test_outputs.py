@@ -57,8 +57,8 @@ def test_stream_toggle_serves_the_output(qtbot, make_window, wait_ready) -> None
     with urllib.request.urlopen(url, timeout=10) as reply:  # a real client over loopback
         body = reply.read()
     assert body[:2] == b"\xff\xd8", "not a JPEG"
-    window.toggle_stream()
-    assert not window.outputs.is_on("stream") and not server.alive
+    window.toggle_stream()  # stopped on the io thread: the window never waits for it
+    qtbot.waitUntil(lambda: not window.outputs.is_on("stream") and not server.alive)
 
 
 def test_missing_virtual_camera_driver_is_a_message(qtbot, make_window, wait_ready) -> None:
