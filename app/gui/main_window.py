@@ -28,6 +28,8 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QApplication, QWidget
 
 from app.gui.controllers.core import AppCore
+from app.gui.controllers.enhancer_cost import EnhancerCostMeter
+from app.gui.controllers.face_selection import FaceSelection
 from app.gui.controllers.gallery import GalleryController, bundled_samples
 from app.gui.controllers.outputs import OutputOptions, OutputsController
 from app.gui.i18n import tr
@@ -41,8 +43,6 @@ from app.gui.window_layout import WindowLayout
 from app.gui.window_status import WindowStatus
 from engine.core.settings import EngineSettings
 from engine.runtime import settings_store
-from app.gui.controllers.enhancer_cost import EnhancerCostMeter
-from app.gui.controllers.face_selection import FaceSelection
 from engine.runtime.previews import MiniPreviewRenderer
 from engine.runtime.settings_store import AppState
 from engine.sources.base import FrameSource

@@ -11,6 +11,7 @@ import time
 
 from PySide6.QtCore import QTimer, Signal
 
+from app.gui.controllers.enhancer_cost import EnhancerCostMeter
 from app.gui.guard_text import raw_marker, short_guard_text
 from app.gui.i18n import tr
 from app.gui.widgets.hud import HudData
@@ -20,7 +21,6 @@ from app.gui.widgets.on_air import summary as on_air_summary
 from app.gui.window_actions import WindowActions
 from app.gui.window_layout import WindowLayout
 from engine.models.gpu import nvidia_gpu_present
-from app.gui.controllers.enhancer_cost import EnhancerCostMeter
 from engine.sources import CameraSource
 
 HUD_INTERVAL_MS = 250

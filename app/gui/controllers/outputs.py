@@ -128,7 +128,9 @@ class OutputsController(QObject):
     def options(self) -> OutputOptions:
         return OutputOptions(
             on=tuple(
-                n for n in RESTORED if (self.is_on(n) or n in self._busy) and n not in self._stopping
+                n
+                for n in RESTORED
+                if (self.is_on(n) or n in self._busy) and n not in self._stopping
             ),
             vcam_device=self.panel.vcam_device_choice,
             stream_lan=self.panel.lan.isChecked(),

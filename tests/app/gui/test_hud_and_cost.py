@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from app.gui.controllers.enhancer_cost import EnhancerCostMeter
 from app.gui.widgets.hud import CARD_W, PAD, PALETTE, HudData, HudOverlay
 from app.gui.widgets.messages import advice_for
 from engine.core.packet import FramePacket
 from engine.core.stats import FrameStats
-from app.gui.controllers.enhancer_cost import EnhancerCostMeter
 
 
 def test_hud_shows_fps_latency_stages_and_provider(qtbot, make_window, wait_ready) -> None:
