@@ -3,8 +3,8 @@
 By default `fusecam run` starts from what the app saved (engine settings, the active
 face or the left → right mapping), so a stream looks the same from the
 command line as from the window; `--no-settings` starts from the defaults. Flags override
-either: `--label`, `--mirror`, `--strength`, `--faces`, `--on-face-lost` and the quality
-and pipeline flags (app/cli/options.py).
+either: `--label`, `--mirror`, `--blend`, `--latent-blend` (or `--strength` for both),
+`--faces`, `--on-face-lost` and the quality and pipeline flags (app/cli/options.py).
 """
 
 from __future__ import annotations
@@ -43,10 +43,25 @@ def add_run_settings_options(run: argparse.ArgumentParser) -> None:
         "--mirror", action=argparse.BooleanOptionalAction, help="mirror the input left-right"
     )
     group.add_argument(
+        "--blend",
+        type=strength,
+        metavar="PCT",
+        help="built-in swapper: how much of the new face replaces yours (and how far the "
+        "face shape moves), 0..100 %% (the app's Blend)",
+    )
+    group.add_argument(
+        "--latent-blend",
+        type=strength,
+        metavar="PCT",
+        help="neural swapper: how much of the source's identity the model is given, mixed "
+        "with yours, 0..100 %% (the app's Identity mix)",
+    )
+    group.add_argument(
         "--strength",
         type=strength,
         metavar="PCT",
-        help="how much of the source identity goes on, 0..100 %% (the app's Strength)",
+        help="both --blend and --latent-blend (what one strength setting did before); "
+        "either flag overrides it for its swapper",
     )
     group.add_argument(
         "--faces",
@@ -87,7 +102,13 @@ def with_look_options(args: argparse.Namespace, settings: EngineSettings) -> Eng
     if args.on_face_lost is not None:
         output = dataclasses.replace(output, on_face_lost=args.on_face_lost)
     if args.strength is not None:
-        swap = dataclasses.replace(swap, alpha=args.strength / 100.0)
+        swap = dataclasses.replace(
+            swap, blend=args.strength / 100.0, latent_blend=args.strength / 100.0
+        )
+    if args.blend is not None:
+        swap = dataclasses.replace(swap, blend=args.blend / 100.0)
+    if args.latent_blend is not None:
+        swap = dataclasses.replace(swap, latent_blend=args.latent_blend / 100.0)
     if args.faces is not None:
         swap = dataclasses.replace(swap, face_selection=args.faces)
     return dataclasses.replace(settings, output=output, swap=swap)

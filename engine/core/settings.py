@@ -61,8 +61,18 @@ class TrackingSettings:
 @dataclass(frozen=True, slots=True)
 class SwapSettings:
     enabled: bool = True
-    alpha: float = 1.0  # latent blend: 0 = target, 1 = source
-    shape_alpha: float = 0.3  # how far the face shape moves toward the source
+    # Built-in swapper: how much of the rendered new face replaces the target's own
+    # pixels (a cross-fade, 1: all of it, 0: the target unchanged); it scales how far
+    # the face shape moves too (`shape_alpha` is the most it moves, at 1). The neural
+    # swapper ignores it.
+    blend: float = 1.0
+    # Neural swapper: whose identity the model is given — the source's latent mixed
+    # with the target's own on the unit sphere (1: the source's alone, 0: the target's).
+    # The built-in swapper ignores it.
+    latent_blend: float = 1.0
+    # Built-in swapper: how far the face shape moves toward the source's (at `blend` 1).
+    # The neural swapper takes the shape from its model and ignores it.
+    shape_alpha: float = 0.3
     # Built-in swapper: how much of the source photo's broad skin shading and tone the
     # new face keeps on plain skin (1: all; 0: the target's own). What the source's light
     # did at that scale rides along with it, so realism and likeness trade here
@@ -84,10 +94,17 @@ class SwapSettings:
     swapper: str = "builtin"  # "builtin" mesh swapper, or a neural model family name
 
     def __post_init__(self) -> None:
-        _check(0.0 <= self.alpha <= 1.0, "alpha must be in [0, 1]")
+        _check(0.0 <= self.blend <= 1.0, "blend must be in [0, 1]")
+        _check(0.0 <= self.latent_blend <= 1.0, "latent_blend must be in [0, 1]")
         _check(0.0 <= self.shape_alpha <= 1.0, "shape_alpha must be in [0, 1]")
         _check(0.0 <= self.likeness <= 1.0, "likeness must be in [0, 1]")
         _check(self.face_selection in ("main", "all", "map"), "face_selection: main|all|map")
+
+    @property
+    def alpha(self) -> float:
+        """`blend` under its old name, for engine/swap/renderer.py (another change owns
+        that file now); remove once it reads `blend`. Not a setting: nothing stores it."""
+        return self.blend
 
 
 @dataclass(frozen=True, slots=True)

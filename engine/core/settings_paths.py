@@ -1,4 +1,4 @@
-"""Read and replace one leaf of the frozen settings tree by its dotted path ("swap.alpha").
+"""Read and replace one leaf of the frozen settings tree by its dotted path ("swap.blend").
 
 Controls name the setting they edit by path, so one function applies every edit and a
 test can check that each control reaches the engine.

@@ -2,8 +2,8 @@
 one face swapped on its aligned crop and pasted back as a FacePatch.
 
 The crop is aligned to the ArcFace template from the mesh's 5 points; the swapper runs
-with the source identity latent (blended with the target's own by alpha); only the
-mesh's face oval of the square crop may replace the target. Compositing (erosion,
+with the source identity latent (blended with the target's own by `swap.latent_blend`);
+only the mesh's face oval of the square crop may replace the target. Compositing (erosion,
 feathering, colour) is the compositor's job.
 """
 
@@ -76,7 +76,7 @@ class NeuralFaceSwapper:
         frame: Frame,
         face: Face,
         source: F32,
-        alpha: float,
+        latent_blend: float,
         *,
         keep_mouth: bool = True,
         steps: StepTimer = NO_STEPS,
@@ -93,11 +93,12 @@ class NeuralFaceSwapper:
                 return None
             crop = warp_crop(frame, affine, swapper.size)
         latent = source
-        if alpha < 1.0:
+        if latent_blend < 1.0:
             with steps.step("embed_target"):
-                # The target's own identity through the same projection; alpha mixes the two.
+                # The target's own identity through the same projection; `latent_blend`
+                # (swap.latent_blend) mixes the two.
                 embedding = self.models.embedder.embed(frame, points)
-                latent = blend(swapper.latent(embedding), source, alpha)
+                latent = blend(swapper.latent(embedding), source, latent_blend)
         with steps.step("ort_run"):
             swapped = swapper.swap(crop, latent)
         with steps.step("paste"):

@@ -2,7 +2,7 @@
 
 latent = normalise(normalise(embedding) @ emap): the ArcFace embedding projected by the
 model's emap matrix. Several photos of one person average in embedding space, then
-project. The blender's alpha mixes target and source latents on the unit sphere.
+project. `blend` mixes target and source latents on the unit sphere (swap.latent_blend).
 """
 
 from __future__ import annotations

@@ -42,7 +42,7 @@ log = logging.getLogger(__name__)
 
 CONFIG_ENV = "FUSECAM_CONFIG_DIR"
 FILE_NAME = "settings.json"
-VERSION = 1
+VERSION = 2  # 2: swap.alpha split into swap.blend and swap.latent_blend
 # A settings file is a few kilobytes; anything far larger is not one (and is not parsed).
 MAX_FILE_BYTES = 1 << 20
 BACKUPS = 5  # generations of replaced files kept: settings.json.bad.1 (newest) .. .bad.5
@@ -119,8 +119,23 @@ def settings_path() -> Path:
 
 # --- migrations ----------------------------------------------------------------------
 
+
+
+def _split_alpha(data: dict[str, Any]) -> dict[str, Any]:
+    """1 → 2: `swap.alpha` was one value for two things — the built-in swapper's pixel
+    cross-fade and the neural swapper's latent mix. Both new settings take it, so the
+    picture stays as it was with either swapper."""
+    engine = data.get("engine")
+    swap = engine.get("swap") if isinstance(engine, dict) else None
+    if isinstance(swap, dict) and "alpha" in swap:
+        alpha = swap.pop("alpha")
+        swap.setdefault("blend", alpha)
+        swap.setdefault("latent_blend", alpha)
+    return {**data, "version": 2}
+
+
 # version N → N+1, applied in order to the raw JSON object.
-MIGRATIONS: dict[int, typing.Callable[[dict[str, Any]], dict[str, Any]]] = {}
+MIGRATIONS: dict[int, typing.Callable[[dict[str, Any]], dict[str, Any]]] = {1: _split_alpha}
 
 
 def _migrate(data: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:

@@ -79,7 +79,7 @@ class NeuralSwapStage(Stage):
                 packet.frame,
                 face,
                 latent,
-                swap.alpha,
+                swap.latent_blend,
                 keep_mouth=swap.keep_mouth_interior,
                 steps=packet.steps,
             )

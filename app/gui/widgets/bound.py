@@ -1,4 +1,4 @@
-"""Controls bound to a settings path ("swap.alpha"): build, name and display them.
+"""Controls bound to a settings path ("swap.blend"): build, name and display them.
 
 Each widget emits `changed(path, value)` when the user operates it and is shown a
 settings tree with `show()` without emitting, so no control echoes the engine's own

@@ -1,6 +1,6 @@
 """The control panel: every engine setting a streamer touches, on four tabs.
 
-Swap (the face, strength, enhancer) · Outputs (the window adds the output toggles; the
+Swap (the face, its blend, enhancer) · Outputs (the window adds the output toggles; the
 guard's policy, the label) · Input · Models. Tabs keep everything one click away in a
 640-pixel-high window, where one long column put Outputs and Models below the fold.
 Each control names the settings path it edits (app/gui/widgets/bound.py) and emits
@@ -138,8 +138,26 @@ class ControlPanel(QWidget):
         group = QGroupBox(tr("Face swap"))
         form = QFormLayout(group)
         form.addRow(b.check("swap.enabled", tr("Swap faces (S)")))
-        form.addRow(tr("Strength"), b.slider("swap.alpha", tr("Strength"), 100, 0, 100))
-        form.addRow(tr("Face shape"), b.slider("swap.shape_alpha", tr("Face shape"), 100, 0, 100))
+        # Each swapper has its own amount; only the active one's is shown.
+        self.blend = b.slider("swap.blend", tr("Blend"), 100, 0, 100)
+        self.blend.setToolTip(
+            tr(
+                "Built-in swapper: how much of the new face replaces yours, and how far "
+                "the face shape moves. 100 %: all of it."
+            )
+        )
+        form.addRow(tr("Blend"), self.blend)
+        self.latent_blend = b.slider("swap.latent_blend", tr("Identity mix"), 100, 0, 100)
+        self.latent_blend.setToolTip(
+            tr(
+                "Neural swapper: how much of the source's identity the model is given, "
+                "mixed with yours. 100 %: the source's alone."
+            )
+        )
+        form.addRow(tr("Identity mix"), self.latent_blend)
+        self.face_shape = b.slider("swap.shape_alpha", tr("Face shape"), 100, 0, 100)
+        form.addRow(tr("Face shape"), self.face_shape)
+        self._swap_form = form
         likeness = b.slider("swap.likeness", tr("Likeness"), 100, 0, 100)
         likeness.setToolTip(
             tr(
@@ -290,6 +308,22 @@ class ControlPanel(QWidget):
             self.enhancer_model.addItem(chosen, chosen)  # a path, or a model since removed
         self._bound.show(settings)
         self.mapping_label.setVisible(settings.swap.face_selection == "map")
+        self._show_swapper_controls(settings.swap.swapper == "builtin")
+
+    def _show_swapper_controls(self, builtin: bool) -> None:
+        """The active swapper's amount; the face shape is the built-in swapper's alone."""
+        self._swap_form.setRowVisible(self.blend, builtin)
+        self._swap_form.setRowVisible(self.latent_blend, not builtin)
+        tip = (
+            ""
+            if builtin
+            else tr("Built-in swapper only: the neural swapper's model shapes the face.")
+        )
+        label = self._swap_form.labelForField(self.face_shape)
+        for widget in (self.face_shape, label):
+            if widget is not None:
+                widget.setEnabled(builtin)
+                widget.setToolTip(tip)
 
     def set_enhancer_models(self, names: Sequence[str]) -> None:
         """The neural enhancers to choose from (registered GFPGAN-style models)."""

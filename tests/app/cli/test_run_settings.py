@@ -32,7 +32,7 @@ def _save(engine: EngineSettings, gallery: tuple[GalleryEntry, ...] | None = Non
 
 
 SAVED = EngineSettings(
-    swap=SwapSettings(alpha=0.4, face_selection="all"),
+    swap=SwapSettings(blend=0.4, latent_blend=0.5, face_selection="all"),
     output=OutputSettings(mirror=True, synthetic_label=False, on_face_lost="card"),
 )
 
@@ -44,7 +44,7 @@ def _args(*flags: str):  # type: ignore[no-untyped-def]
 def test_run_starts_from_the_apps_saved_settings(config: Path) -> None:
     _save(SAVED)
     settings = load_run_settings(_args()).settings
-    assert settings.swap.alpha == 0.4 and settings.swap.face_selection == "all"
+    assert settings.swap == SAVED.swap
     assert settings.output == SAVED.output
 
 
@@ -59,7 +59,19 @@ def test_look_flags_override_the_saved_settings(config: Path) -> None:
     settings = load_run_settings(_args(*flags, "--on-face-lost", "pixelate-face")).settings
     assert settings.output.synthetic_label and not settings.output.mirror
     assert settings.output.on_face_lost == "pixelate-face"
-    assert settings.swap.alpha == 0.75 and settings.swap.face_selection == "main"
+    assert settings.swap.blend == settings.swap.latent_blend == 0.75
+    assert settings.swap.face_selection == "main"
+
+
+def test_each_swappers_blend_has_its_own_flag(config: Path) -> None:
+    _save(SAVED)
+    settings = load_run_settings(_args("--blend", "20")).settings
+    assert (settings.swap.blend, settings.swap.latent_blend) == (0.2, 0.5)
+    settings = load_run_settings(_args("--latent-blend", "30")).settings
+    assert (settings.swap.blend, settings.swap.latent_blend) == (0.4, 0.3)
+    # --strength sets both; a swapper's own flag wins over it.
+    settings = load_run_settings(_args("--strength", "60", "--latent-blend", "90")).settings
+    assert (settings.swap.blend, settings.swap.latent_blend) == (0.6, 0.9)
 
 
 def test_a_broken_settings_file_is_reported_not_fatal(config: Path) -> None:
@@ -71,7 +83,14 @@ def test_a_broken_settings_file_is_reported_not_fatal(config: Path) -> None:
 
 @pytest.mark.parametrize(
     ("flag", "value"),
-    [("--strength", "101"), ("--strength", "x"), ("--faces", "two"), ("--on-face-lost", "hide")],
+    [
+        ("--strength", "101"),
+        ("--strength", "x"),
+        ("--blend", "-1"),
+        ("--latent-blend", "101"),
+        ("--faces", "two"),
+        ("--on-face-lost", "hide"),
+    ],
 )
 def test_bad_look_flags_are_one_line_errors(flag: str, value: str, capsys) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(SystemExit) as exc:

@@ -77,8 +77,9 @@ def test_every_control_in_the_window_has_a_name(make_window, wait_ready) -> None
     for tile in window.gallery_panel.tiles():
         assert _name(tile).startswith("Face: ")
         assert tile.accessibleDescription() in ("in use", "press Enter to use")
-    slider = window.controls.bindings["swap.alpha"].widget
-    assert _name(slider) == "Strength" and slider.accessibleDescription().endswith("%")
+    slider = window.controls.bindings["swap.blend"].widget
+    assert _name(slider) == "Blend" and slider.accessibleDescription().endswith("%")
+    assert _name(window.controls.bindings["swap.latent_blend"].widget) == "Identity mix"
 
 
 def test_every_control_in_the_dialogs_has_a_name(qtbot, make_window) -> None:

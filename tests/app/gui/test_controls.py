@@ -39,7 +39,8 @@ def test_every_control_reaches_the_engine_settings(make_window, wait_ready) -> N
     bindings = window.controls.bindings
     # The settings a streamer needs are all there.
     for path in (
-        "swap.alpha",
+        "swap.blend",
+        "swap.latent_blend",
         "swap.enabled",
         "swap.face_selection",
         "swap.keep_mouth_interior",
@@ -65,12 +66,30 @@ def test_every_control_reaches_the_engine_settings(make_window, wait_ready) -> N
             assert after == expected, path
 
 
-def test_strength_slider_sets_alpha(make_window) -> None:
+def test_each_swappers_slider_sets_its_own_blend(make_window) -> None:
     window = make_window()
-    slider = window.controls.bindings["swap.alpha"].widget
-    assert isinstance(slider, QSlider)
-    slider.setValue(35)
-    assert window.core.engine.settings.swap.alpha == 0.35
+    blend = window.controls.bindings["swap.blend"].widget
+    latent = window.controls.bindings["swap.latent_blend"].widget
+    assert isinstance(blend, QSlider) and isinstance(latent, QSlider)
+    blend.setValue(35)
+    latent.setValue(70)
+    swap = window.core.engine.settings.swap
+    assert (swap.blend, swap.latent_blend) == (0.35, 0.7)
+
+
+def test_only_the_active_swappers_controls_apply(make_window) -> None:
+    window = make_window()
+    controls = window.controls
+    # Built-in: its blend and the face shape; the neural swapper's mix is hidden.
+    assert not controls.blend.isHidden() and controls.latent_blend.isHidden()
+    assert controls.face_shape.isEnabled()
+    window.core.apply("swap.swapper", "inswapper")
+    assert controls.blend.isHidden() and not controls.latent_blend.isHidden()
+    assert not controls.face_shape.isEnabled()
+    assert "Built-in swapper only" in controls.face_shape.toolTip()
+    window.core.apply("swap.swapper", "builtin")
+    assert not controls.blend.isHidden() and controls.latent_blend.isHidden()
+    assert controls.face_shape.isEnabled() and controls.face_shape.toolTip() == ""
 
 
 def test_switching_the_input_keeps_the_app_running(qtbot, make_window, wait_ready) -> None:
@@ -108,7 +127,7 @@ def test_settings_round_trip_through_a_restart(qtbot, make_window, wait_ready) -
     wait_ready(first)
     tiles = first.gallery_panel.tiles()
     qtbot.mouseClick(tiles[1], Qt.MouseButton.LeftButton)
-    first.core.apply("swap.alpha", 0.6)
+    first.core.apply("swap.blend", 0.6)
     first.core.apply("output.mirror", True)
     first.core.apply("enhancer.mode", "builtin")
     demo = InputChoice(kind="demo", width=640, height=480)
@@ -129,7 +148,7 @@ def test_settings_round_trip_through_a_restart(qtbot, make_window, wait_ready) -
     assert second.gallery.entries() == first.gallery.entries()
     active = [t for t in second.gallery_panel.tiles() if t.property("active")]
     assert [t.key for t in active] == [tiles[1].key]
-    assert second.controls.bindings["swap.alpha"].widget.value() == 60
+    assert second.controls.bindings["swap.blend"].widget.value() == 60
 
 
 def test_corrupt_settings_show_a_message_not_a_crash(make_window) -> None:

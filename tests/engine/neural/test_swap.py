@@ -181,15 +181,16 @@ def test_stage_leaves_the_expected_patch(store: ModelStore, faces) -> None:
     assert packet.faces[0].patch is not None and packet.faces[0].patch.keep_mask is None
 
 
-def test_alpha_mixes_in_the_targets_own_latent(store: ModelStore, faces) -> None:
+def test_latent_blend_mixes_in_the_targets_own_latent(store: ModelStore, faces) -> None:
     frame, landmarks = faces["obama_1.jpg"]
     library = Library({"biden": Photos([faces["biden_1.jpg"][0]], [faces["biden_1.jpg"][1]])})
     stage = _stage(store, library)
     source = expected_latent(_source_embedding([faces["biden_1.jpg"]]))
     target = expected_latent(_source_embedding([faces["obama_1.jpg"]]))
-    for alpha, latent in [(0.0, target), (0.3, blend(target, source, 0.3))]:
+    for mix, latent in [(0.0, target), (0.3, blend(target, source, 0.3))]:
         packet = FramePacket(1, 0, frame, faces=[Face(0, landmarks=landmarks)])
-        stage.process(packet, _settings(source_key="biden", alpha=alpha))
+        # The built-in swapper's cross-fade does nothing here.
+        stage.process(packet, _settings(source_key="biden", latent_blend=mix, blend=0.0))
         patch = packet.faces[0].patch
         assert patch is not None
         _, _, expected, _ = _expected_patch(frame, landmarks, latent)

@@ -33,15 +33,15 @@ def test_unknown_keys_survive_a_save_at_every_level(tmp_path: Path) -> None:
     )
     loaded = load(path)
     assert loaded.messages == ()
-    assert loaded.state.engine.swap.alpha == pytest.approx(0.4)
-    save(AppState(show_hud=True, input=loaded.state.input), path)  # alpha back to default
+    assert loaded.state.engine.swap.blend == pytest.approx(0.4)  # a format-1 key, migrated
+    save(AppState(show_hud=True, input=loaded.state.input), path)  # blend back to default
     saved = json.loads(path.read_text())
     assert saved["show_hud"] is True
     assert saved["plugin_panel"] == {"open": True, "width": 300}
     assert saved["engine"] == {"swap": {"future_knob": 7}, "future_stage": {"on": 1}}
     assert saved["input"]["hdr"] == "auto" and saved["input"]["device"] == 1
-    default_alpha = AppState().engine.swap.alpha
-    assert load(path).state.engine.swap.alpha == pytest.approx(default_alpha)  # saved
+    default_blend = AppState().engine.swap.blend
+    assert load(path).state.engine.swap.blend == pytest.approx(default_blend)  # saved
 
 
 def test_a_newer_versions_file_is_not_overwritten(tmp_path: Path) -> None:

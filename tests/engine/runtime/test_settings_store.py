@@ -18,7 +18,8 @@ def _custom_state() -> AppState:
         engine,
         swap=dataclasses.replace(
             engine.swap,
-            alpha=0.4,
+            blend=0.4,
+            latent_blend=0.7,
             face_selection="map",
             source_key="abc",
             source_keys=("abc", "def"),
@@ -76,23 +77,23 @@ def test_not_an_object(tmp_path: Path) -> None:
 def test_invalid_values_fall_back_one_by_one(tmp_path: Path) -> None:
     path = tmp_path / "settings.json"
     data = settings_store.to_json(_custom_state())
-    data["engine"]["swap"]["alpha"] = 7.5  # out of range: alpha alone resets
+    data["engine"]["swap"]["blend"] = 7.5  # out of range: blend alone resets
     data["engine"]["output"]["mirror"] = "yes"  # wrong type: this field resets
     data["engine"]["enhancer"]["mode"] = "turbo"  # not a known mode
     data["engine"]["output"]["removed_setting"] = 1  # unknown: ignored silently
-    data["version"] = 1
+    data["version"] = settings_store.VERSION
     path.write_text(json.dumps(data))
     loaded = load(path)
     state = loaded.state
-    assert state.engine.swap.alpha == EngineSettings().swap.alpha
+    assert state.engine.swap.blend == EngineSettings().swap.blend
     # Its neighbours in the same section keep what the user chose.
-    assert dataclasses.replace(state.engine.swap, alpha=0.4) == _custom_state().engine.swap
+    assert dataclasses.replace(state.engine.swap, blend=0.4) == _custom_state().engine.swap
     assert state.engine.output.mirror is False
     assert state.engine.output.synthetic_label is False  # valid neighbours survive
     assert state.engine.enhancer.mode == "off"
     assert state.input.device == 2 and state.gallery == _custom_state().gallery
     (message,) = loaded.messages
-    for fragment in ("engine.swap.alpha", "engine.output.mirror", "engine.enhancer.mode"):
+    for fragment in ("engine.swap.blend", "engine.output.mirror", "engine.enhancer.mode"):
         assert fragment in message
     # The file as the user had it is kept beside: the app will save over the original.
     assert json.loads((tmp_path / "settings.json.bad.1").read_text()) == data
@@ -115,7 +116,8 @@ def test_only_changed_engine_settings_are_saved(tmp_path: Path) -> None:
     engine = json.loads(path.read_text())["engine"]
     assert engine == {
         "swap": {
-            "alpha": 0.4,
+            "blend": 0.4,
+            "latent_blend": 0.7,
             "face_selection": "map",
             "source_key": "abc",
             "source_keys": ["abc", "def"],
@@ -141,3 +143,37 @@ def test_a_file_saved_with_the_removed_poisson_setting_still_loads(tmp_path: Pat
     assert loaded.messages == ()
     assert loaded.state.engine.compositor.seam_width == 0.35
     assert loaded.state.show_hud is False
+
+
+def test_a_format_1_strength_becomes_both_swappers_blend(tmp_path: Path) -> None:
+    """Format 1 had one `swap.alpha` for the built-in cross-fade and the neural latent
+    mix; a file that set it gives both new settings its value, so either swapper looks
+    as it did, and the next save writes format 2 without the old key."""
+    path = tmp_path / "settings.json"
+    engine = {"swap": {"alpha": 0.55, "shape_alpha": 0.2}, "output": {"mirror": True}}
+    path.write_text(json.dumps({"version": 1, "engine": engine}))
+    loaded = load(path)
+    assert loaded.messages == ()
+    swap = loaded.state.engine.swap
+    assert (swap.blend, swap.latent_blend, swap.shape_alpha) == (0.55, 0.55, 0.2)
+    assert loaded.state.engine.output.mirror is True
+    save(loaded.state, path)
+    saved = json.loads(path.read_text())
+    assert saved["version"] == settings_store.VERSION == 2
+    assert saved["engine"]["swap"] == {"blend": 0.55, "latent_blend": 0.55, "shape_alpha": 0.2}
+
+
+def test_a_format_1_file_without_a_strength_keeps_the_defaults(tmp_path: Path) -> None:
+    path = tmp_path / "settings.json"
+    path.write_text(json.dumps({"version": 1, "engine": {"swap": {"likeness": 0.5}}}))
+    swap = load(path).state.engine.swap
+    assert swap == dataclasses.replace(EngineSettings().swap, likeness=0.5)
+
+
+def test_an_invalid_format_1_strength_resets_both_with_a_message(tmp_path: Path) -> None:
+    path = tmp_path / "settings.json"
+    path.write_text(json.dumps({"version": 1, "engine": {"swap": {"alpha": 3.0}}}))
+    loaded = load(path)
+    assert loaded.state.engine.swap == EngineSettings().swap
+    (message,) = loaded.messages
+    assert "engine.swap.blend" in message and "engine.swap.latent_blend" in message

@@ -175,7 +175,7 @@ def test_the_sources_teeth_never_show_on_a_closed_mouth(
     assert teeth_pixels(packet.output, lips) <= allowed
 
 
-# --- latent blend and quality mode --------------------------------------------------------------
+# --- the blend and quality mode ------------------------------------------------------------------
 
 
 def face_difference(frame: Frame, output: Frame, face: Face) -> NDArray[np.int16]:
@@ -186,17 +186,17 @@ def face_difference(frame: Frame, output: Frame, face: Face) -> NDArray[np.int16
 @pytest.mark.parametrize(
     "target", [pytest.param(EILEEN, id="eileen"), pytest.param(GRACE, id="grace")]
 )
-def test_alpha_zero_returns_the_target_face(library: SourceLibrary, target: Path) -> None:
+def test_blend_zero_returns_the_target_face(library: SourceLibrary, target: Path) -> None:
     source = GRACE if target == EILEEN else EILEEN
-    frame, packet, face = swapped(library, source, target, swap__alpha=0.0)
+    frame, packet, face = swapped(library, source, target, swap__blend=0.0)
     assert packet.output is not None
     diff = face_difference(frame, packet.output, face)
     assert float(diff.mean()) < 2.0, diff.mean()
     assert float(np.percentile(diff, 99)) < 12
 
 
-def test_alpha_zero_is_much_closer_to_the_target_than_a_full_swap(library: SourceLibrary) -> None:
-    frame, none, face = swapped(library, GRACE, EILEEN, swap__alpha=0.0)
+def test_blend_zero_is_much_closer_to_the_target_than_a_full_swap(library: SourceLibrary) -> None:
+    frame, none, face = swapped(library, GRACE, EILEEN, swap__blend=0.0)
     _, full, _ = swapped(library, GRACE, EILEEN)
     assert none.output is not None and full.output is not None
     near = float(face_difference(frame, none.output, face).mean())

@@ -1,4 +1,4 @@
-"""The built-in renderer: where the source texture lands, latent blend, shape, mouth mask.
+"""The built-in renderer: where the source texture lands, the blend, shape, mouth mask.
 
 Real faces, real fits, the real rasteriser. A synthetic texture whose colour encodes its
 own texture coordinate (B = u·255, G = v·255) shows where every texel lands.
@@ -186,7 +186,7 @@ def test_a_face_without_a_fit_renders_nothing(
     assert renderer.render(frame, face, grace, SwapSettings()) is None
 
 
-# --- latent blend (alpha) ----------------------------------------------------------------------
+# --- the blend (swap.blend) ---------------------------------------------------------------------
 
 
 def _face_difference(frame: Frame, patch: FacePatch) -> NDArray[np.float32]:
@@ -194,13 +194,13 @@ def _face_difference(frame: Frame, patch: FacePatch) -> NDArray[np.float32]:
     return np.abs(patch.image - crop(frame, patch))[inside]
 
 
-def test_alpha_moves_the_face_from_target_to_source(
+def test_blend_moves_the_face_from_target_to_source(
     renderer: FaceRenderer, grace: SourceIdentity
 ) -> None:
     frame, face = target(EILEEN)
     means = []
-    for alpha in (0.0, 0.5, 1.0):
-        patch = renderer.render(frame, face, grace, SwapSettings(alpha=alpha))
+    for amount in (0.0, 0.5, 1.0):
+        patch = renderer.render(frame, face, grace, SwapSettings(blend=amount))
         assert patch is not None
         means.append(float(_face_difference(frame, patch).mean()))
     # Measured (Grace onto Eileen): 5.9, 19.4, 37.1 grey levels.
@@ -209,11 +209,11 @@ def test_alpha_moves_the_face_from_target_to_source(
 
 
 @pytest.mark.parametrize("path", BUNDLED_TARGETS)
-def test_alpha_zero_renders_the_target_face(
+def test_blend_zero_renders_the_target_face(
     renderer: FaceRenderer, grace: SourceIdentity, path: Path
 ) -> None:
     frame, face = target(path)
-    patch = renderer.render(frame, face, grace, SwapSettings(alpha=0.0))
+    patch = renderer.render(frame, face, grace, SwapSettings(blend=0.0))
     assert patch is not None
     diff = _face_difference(frame, patch)
     assert float(diff.mean()) < 1.0, diff.mean()
@@ -267,7 +267,7 @@ def test_shape_moves_the_nose_and_keeps_the_shape_of_the_outline_and_the_lips(
     nose = topo.region("nose")
     framed = scale * face.landmarks[nose].astype(np.float64) @ rotation.T + shift
     assert np.linalg.norm((posed[nose] - framed)[:, :2], axis=1).max() > 1.0
-    for swap in (SwapSettings(alpha=0.0), SwapSettings(shape_alpha=0.0)):
+    for swap in (SwapSettings(blend=0.0), SwapSettings(shape_alpha=0.0)):
         np.testing.assert_array_equal(renderer.posed_landmarks(face, grace, swap), face.landmarks)
 
 

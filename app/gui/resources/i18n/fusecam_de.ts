@@ -52,6 +52,10 @@
         <translation>wird abgeschlossen…</translation>
     </message>
     <message>
+        <source>stopping…</source>
+        <translation>wird beendet…</translation>
+    </message>
+    <message>
         <source>Recorded {frames} frames to {path} ({codec})</source>
         <translation>{frames} Bilder nach {path} aufgenommen ({codec})</translation>
     </message>
@@ -396,6 +400,22 @@
         <translation>Gesichtsform</translation>
     </message>
     <message>
+        <source>Blend</source>
+        <translation>Überblendung</translation>
+    </message>
+    <message>
+        <source>Built-in swapper: how much of the new face replaces yours, and how far the face shape moves. 100 %: all of it.</source>
+        <translation>Eingebauter Tauscher: wie viel des neuen Gesichts deines ersetzt und wie weit sich die Gesichtsform verändert. 100 %: ganz.</translation>
+    </message>
+    <message>
+        <source>Identity mix</source>
+        <translation>Identitätsmischung</translation>
+    </message>
+    <message>
+        <source>Neural swapper: how much of the source&apos;s identity the model is given, mixed with yours. 100 %: the source&apos;s alone.</source>
+        <translation>Neuronaler Tauscher: wie viel von der Identität der Quelle das Modell bekommt, gemischt mit deiner. 100 %: nur die der Quelle.</translation>
+    </message>
+    <message>
         <source>Likeness</source>
         <translation>Ähnlichkeit</translation>
     </message>
@@ -570,6 +590,10 @@
     <message>
         <source>List, download, verify, add, remove and choose neural models</source>
         <translation>Neuronale Modelle auflisten, herunterladen, prüfen, hinzufügen, entfernen und wählen</translation>
+    </message>
+    <message>
+        <source>Built-in swapper only: the neural swapper&apos;s model shapes the face.</source>
+        <translation>Nur beim eingebauten Tauscher: beim neuronalen Tauscher formt das Modell das Gesicht.</translation>
     </message>
     <message>
         <source>None chosen</source>
