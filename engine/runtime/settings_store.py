@@ -120,7 +120,6 @@ def settings_path() -> Path:
 # --- migrations ----------------------------------------------------------------------
 
 
-
 def _split_alpha(data: dict[str, Any]) -> dict[str, Any]:
     """1 → 2: `swap.alpha` was one value for two things — the built-in swapper's pixel
     cross-fade and the neural swapper's latent mix. Both new settings take it, so the
