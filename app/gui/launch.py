@@ -82,7 +82,7 @@ def launch(
         window.resize(DESIGN_SIZE)  # no screen to fit: the picture docs and CI expect
     if diagnostics is not None:
         diagnostics.keep_secret(loaded.state.stream_token)
-        window.watch_crashes(diagnostics)
+        window.status.watch_crashes(diagnostics)
     window.show()
     window.start()
     if screenshot is not None:

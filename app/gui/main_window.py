@@ -1,14 +1,17 @@
 """The main window: preview with HUD, face gallery, controls, outputs, menus and shortcuts.
 
 The GUI thread only displays and routes: engine work runs on the engine thread, slow jobs
-on `AppCore`'s task threads and mini-previews on their own low-priority thread. Where the
-widgets sit is `window_layout.py`; what the menus do, `window_actions.py`; the live
-status (frames, HUD, messages), `window_status.py`.
+on `AppCore`'s task threads and mini-previews on their own low-priority thread.
+
+The window is composed of parts it creates and holds, each given what it needs:
+`WindowLayout` (where the widgets sit), `StateKeeper` (what is saved, and when),
+`OriginalView` (Space / O), `WindowStatus` (frames, HUD, providers, messages) and
+`WindowActions` (what the menus and shortcuts do). What stays here is the flow between
+them: settings, the input, drops, start and close.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 import logging
 import time
@@ -25,7 +28,7 @@ from PySide6.QtGui import (
     QShortcut,
     QShowEvent,
 )
-from PySide6.QtWidgets import QApplication, QWidget
+from PySide6.QtWidgets import QMainWindow, QWidget
 
 from app.gui.controllers.core import AppCore
 from app.gui.controllers.enhancer_cost import EnhancerCostMeter
@@ -34,26 +37,24 @@ from app.gui.controllers.gallery import GalleryController, bundled_samples
 from app.gui.controllers.outputs import OutputOptions, OutputsController
 from app.gui.i18n import tr
 from app.gui.menus import build_menus
+from app.gui.original_view import OriginalView
 from app.gui.qt_compat import guard_none_refcount
 from app.gui.widgets.gallery import display_name
-from app.gui.widgets.notice import ResponsibleUseNotice
 from app.gui.widgets.shortcuts import SHORTCUTS
+from app.gui.window_actions import WindowActions
 from app.gui.window_fit import place_window
 from app.gui.window_layout import WindowLayout
+from app.gui.window_state import StateKeeper
 from app.gui.window_status import WindowStatus
 from engine.core.settings import EngineSettings
-from engine.runtime import settings_store
-from engine.runtime.previews import MiniPreviewRenderer
 from engine.runtime.settings_store import AppState
 from engine.sources.base import FrameSource
 from engine.sources.choice import InputChoice, choice_for_source
 
 log = logging.getLogger(__name__)
 
-SAVE_DELAY_MS = 400
 
-
-class MainWindow(WindowStatus):
+class MainWindow(QMainWindow):
     def __init__(
         self,
         state: AppState | None = None,
@@ -71,22 +72,22 @@ class MainWindow(WindowStatus):
         self.setObjectName("mainWindow")
         self.setAcceptDrops(True)
         state = state or AppState()
-        self.state = state
-        self.persist = persist
         self._initial_source = source
-        self._input_from_user = False
         settings = FaceSelection.without_faces(state.engine)
-        self.core = AppCore(settings, library, self)
+        self.core = core = AppCore(settings, library, self)
         self.meter = EnhancerCostMeter()
         self._enhancer_mode = settings.enhancer.mode
         self._face_selection = settings.swap.face_selection
-        self._build_ui(settings, state)
-        self.gallery = GalleryController(
-            self.gallery_panel, self.core.library, self.core.faces, self
-        )
+        self.ui = ui = WindowLayout(self, settings, state)
+        # The widgets the flow below and the tests reach most often.
+        self.messages, self.preview, self.hud = ui.messages, ui.preview, ui.hud
+        self.gallery_panel, self.controls = ui.gallery_panel, ui.controls
+        self.outputs_panel, self.dock = ui.outputs_panel, ui.dock
+        self.source_label, self.provider_label = ui.source_label, ui.provider_label
+        self.gallery = GalleryController(ui.gallery_panel, core.library, core.faces, self)
         self.outputs = OutputsController(
-            self.core,
-            self.outputs_panel,
+            core,
+            ui.outputs_panel,
             Path(state.record_dir) if state.record_dir else None,
             state.stream_port,
             state.output_delay_ms if 0 <= state.output_delay_ms <= 1000 else 0,
@@ -99,14 +100,29 @@ class MainWindow(WindowStatus):
             ),
         )
         self.faces = FaceSelection(
-            lambda: self.core.engine.settings,
-            self.core.set_settings,
-            self.gallery.keys,
-            state.engine,
+            lambda: core.engine.settings, core.set_settings, self.gallery.keys, state.engine
         )
-        self.renderer = MiniPreviewRenderer(
-            self.core.engine, self.core.library, self._preview_ready_from_thread
+        self.keeper = StateKeeper(
+            self, state, persist, core, ui, self.gallery, self.outputs, self.faces
         )
+        self.original = OriginalView(self, ui.preview, core.engine)
+        self.status = WindowStatus(
+            core, ui, self.gallery, self.outputs, self.meter, self.original, self
+        )
+        self.renderer = self.status.renderer
+        self.commands = WindowActions(
+            self, core, ui, self.gallery, self.outputs, self.keeper, self.original, self._user_input
+        )
+        build_menus(self, self.commands, self.original, state.language)
+        for shortcut in SHORTCUTS:
+            if shortcut.action and shortcut.action != "close":
+                QShortcut(
+                    QKeySequence(shortcut.keys), self, getattr(self.commands, shortcut.action)
+                )
+        for number in range(1, 10):
+            QShortcut(
+                QKeySequence(str(number)), self, lambda n=number: self.gallery.activate_number(n)
+            )
         self._wire()
         if source_faces:
             # Faces load in order on one thread: the command line's face loads first and,
@@ -116,67 +132,42 @@ class MainWindow(WindowStatus):
         self.gallery.restore(state.gallery if state.gallery is not None else bundled_samples())
         for text in startup_messages:
             self.messages.post(text, "warning")
-        self.notice: ResponsibleUseNotice | None = None
         if show_notice and not state.notice_accepted:
-            QTimer.singleShot(0, self.show_notice)
+            QTimer.singleShot(0, self.commands.show_notice)
         place_window(self, state.window_geometry)
-        self.refresh_model_choices()
+        self.commands.refresh_model_choices()
 
     # --- construction ----------------------------------------------------------------------
-    def _build_ui(self, settings: EngineSettings, state: AppState) -> None:
-        self.ui = ui = WindowLayout(self, settings, state)
-        self.messages, self.preview, self.hud = ui.messages, ui.preview, ui.hud
-        self.gallery_panel, self.controls = ui.gallery_panel, ui.controls
-        self.outputs_panel, self.dock = ui.outputs_panel, ui.dock
-        self.source_label, self.provider_label = ui.source_label, ui.provider_label
-        build_menus(self)
-        for shortcut in SHORTCUTS:
-            if shortcut.action and shortcut.action != "close":
-                QShortcut(QKeySequence(shortcut.keys), self, getattr(self, shortcut.action))
-        for number in range(1, 10):
-            QShortcut(
-                QKeySequence(str(number)), self, lambda n=number: self.gallery.activate_number(n)
-            )
-
     def _wire(self) -> None:
-        core = self.core
-        core.bridge.frame_ready.connect(self._pull_frame)
+        core, save = self.core, self.keeper.schedule_save
         core.bridge.error.connect(self.messages.post_error)
         core.message.connect(lambda level, text: self.messages.post(text, level))
         core.settings_changed.connect(self._on_settings)
         core.input_switched.connect(self._on_input_switched)
         core.input_failed.connect(self._on_input_failed)
         core.cameras_found.connect(self.controls.set_cameras)
-        core.stages_ready.connect(self._update_providers)
         core.engine.add_listener(self.meter.frame)
         self.controls.setting_changed.connect(core.apply)
         self.controls.input_changed.connect(self._user_input)
-        self.controls.browse_input_requested.connect(self.open_input_dialog)
+        self.controls.browse_input_requested.connect(self.commands.open_input_dialog)
         self.controls.refresh_cameras_requested.connect(core.enumerate_cameras)
-        self.controls.manage_models_requested.connect(self.show_models)
+        self.controls.manage_models_requested.connect(self.commands.show_models)
         self.gallery.activate_requested.connect(self.faces.activate)
         self.gallery.face_loaded.connect(self.faces.on_loaded)
         self.gallery.face_removed.connect(self.faces.on_removed)
         for signal in (self.gallery.face_loaded, self.gallery.face_removed):
-            signal.connect(self._update_preview_keys)
             signal.connect(self._on_faces_changed)
-        self.gallery.list_changed.connect(self.schedule_save)
+        self.gallery.list_changed.connect(save)
         self.gallery.list_changed.connect(self._update_focus_order)
         self.gallery.message.connect(lambda level, text: self.messages.post(text, level))
-        self.gallery_panel.add_clicked.connect(self.add_faces_dialog)
-        self.gallery_panel.visible_changed.connect(self._update_preview_keys)
-        self.outputs.changed.connect(self.schedule_save)
+        self.gallery_panel.add_clicked.connect(self.commands.add_faces_dialog)
+        self.outputs.changed.connect(save)
         self.outputs.message.connect(lambda level, text: self.messages.post(text, level))
-        self.hud.moved.connect(lambda _corner: self.schedule_save())
-        self.hud.size_changed.connect(lambda _mode: self.schedule_save())
+        self.hud.moved.connect(lambda _corner: save())
+        self.hud.size_changed.connect(lambda _mode: save())
         self.ui.splitter.splitterMoved.connect(self._on_splitter_moved)
-        self.dock.visibilityChanged.connect(lambda _v: self.schedule_save())
-        self._save_timer = QTimer(self)
-        self._save_timer.setSingleShot(True)
-        self._save_timer.setInterval(SAVE_DELAY_MS)
-        self._save_timer.timeout.connect(self.save_state)
-        self.wire_status()
-        QApplication.instance().installEventFilter(self)  # type: ignore[union-attr]
+        self.dock.visibilityChanged.connect(lambda _v: save())
+        self.original.watch_keys()
 
     def start(self) -> None:
         """Start the engine, the input and the background work (call after show())."""
@@ -184,14 +175,13 @@ class MainWindow(WindowStatus):
         core.start()
         if self._initial_source is not None:
             source = self._initial_source
-            core.use_source(source, choice_for_source(source, self.state.input))
+            core.use_source(source, choice_for_source(source, self.keeper.state.input))
         else:
-            core.switch_input(self.state.input)
+            core.switch_input(self.keeper.state.input)
         core.build_stages()  # queued after opening the input: frames show while it builds
         core.enumerate_cameras()
         self.outputs.start()
-        core.session.add_sink(self.renderer)  # a consumer of frames like the outputs
-        self.start_status()
+        self.status.start()
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
@@ -201,7 +191,7 @@ class MainWindow(WindowStatus):
 
     def _on_splitter_moved(self, _pos: int, _index: int) -> None:
         self.ui.gallery_height = self.ui.splitter.sizes()[1]
-        self.schedule_save()
+        self.keeper.schedule_save()
 
     def _update_focus_order(self) -> None:
         """Tab moves left to right through the gallery, then into the control panel."""
@@ -224,7 +214,7 @@ class MainWindow(WindowStatus):
             if self.meter.measuring:
                 self.controls.set_enhancer_cost(tr("cost: measuring…"))
         self._on_faces_changed()
-        self.schedule_save()
+        self.keeper.schedule_save()
 
     def _on_faces_changed(self, _key: str = "") -> None:
         settings = self.core.engine.settings
@@ -232,50 +222,9 @@ class MainWindow(WindowStatus):
         names = [display_name(n) for n in self.gallery.names_for(settings.swap.source_keys)]
         self.controls.set_mapping_text(names, settings.swap.face_selection == "map")
 
-    def current_state(self) -> AppState:
-        settings = self.faces.for_saving(self.core.engine.settings)
-        choice = self.core.choice if self._input_from_user and self.core.choice else None
-        options = self.outputs.options()
-        return dataclasses.replace(
-            self.state,
-            engine=settings,
-            input=choice or self.state.input,
-            gallery=self.gallery.entries(),
-            show_hud=self.hud.isVisible() if self.isVisible() else self.state.show_hud,
-            record_dir=str(self.outputs.record_dir) if self.outputs.record_dir else None,
-            stream_port=self.outputs.stream_port,
-            output_delay_ms=self.outputs.delay_ms,
-            window_geometry=bytes(self.saveGeometry().toBase64().data()).decode(),
-            outputs_on=options.on,
-            vcam_device=options.vcam_device,
-            stream_lan=options.stream_lan,
-            stream_token=options.stream_token,
-            record_side_by_side=options.record_side_by_side,
-            hud_corner=self.hud.corner,
-            hud_size=self.hud.size_mode,
-            gallery_height=self.ui.gallery_height,
-            controls_visible=self.dock.isVisible()
-            if self.isVisible()
-            else self.state.controls_visible,
-        )
-
-    def schedule_save(self) -> None:
-        if self.persist:
-            self._save_timer.start()
-
-    def save_state(self) -> None:
-        if not self.persist:
-            return
-        self.state = self.current_state()
-        try:
-            settings_store.save(self.state)
-        except OSError as exc:
-            text = tr("Settings could not be saved: {error}").format(error=exc)
-            self.messages.post(text, "warning", key="save")
-
     # --- input ---------------------------------------------------------------------------
     def _user_input(self, choice: InputChoice) -> None:
-        self._input_from_user = True
+        self.keeper.input_from_user = True
         self.source_label.setText(tr("opening {input}…").format(input=choice.label()))
         self.core.switch_input(choice)
 
@@ -286,7 +235,7 @@ class MainWindow(WindowStatus):
             self.source_label.setText(
                 f"{info.kind}: {info.name} · {info.width}×{info.height} @ {info.fps:g} fps"
             )
-        self.schedule_save()
+        self.keeper.schedule_save()
 
     def _on_input_failed(self, choice: InputChoice, message: str) -> None:
         self.messages.post_error("input", message)
@@ -305,17 +254,6 @@ class MainWindow(WindowStatus):
             self.gallery.add_files(paths)
             event.acceptProposedAction()
 
-    # --- the first-launch notice ------------------------------------------------------------
-    def show_notice(self) -> None:
-        self.notice = ResponsibleUseNotice(self.core.engine.settings.output.synthetic_label, self)
-        self.notice.accepted_with_label.connect(self._notice_accepted)
-        self.notice.open()
-
-    def _notice_accepted(self, label: bool) -> None:
-        self.state = dataclasses.replace(self.state, notice_accepted=True)
-        self.core.apply("output.synthetic_label", label)
-        self.schedule_save()
-
     # --- screenshot and shutdown --------------------------------------------------------------
     def save_screenshot(self, path: Path) -> bool:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -323,13 +261,13 @@ class MainWindow(WindowStatus):
 
     def closeEvent(self, event: QCloseEvent) -> None:
         started = time.monotonic()
-        app = QApplication.instance()
-        if app is not None:
-            app.removeEventFilter(self)
-        self.stop_status()
+        self.original.stop_watching()
+        self.status.stop()
         self.outputs.stop()
-        self.save_state()
+        self.keeper.save_state()
         self.core.engine.remove_listener(self.meter.frame)
-        self.core.stop(0.3)  # the session's shutdown order, then the job threads
+        # The one place the GUI thread joins threads: the session's shutdown order, then
+        # the job threads, each within the timeout, so the outputs end their files cleanly.
+        self.core.stop(0.3)
         log.info("stopped in %.0f ms", (time.monotonic() - started) * 1000)
         super().closeEvent(event)

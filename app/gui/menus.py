@@ -1,15 +1,16 @@
-"""The menu bar. Actions call the window's actions (WindowActions, which MainWindow is);
-keys come from the shortcuts table."""
+"""The menu bar. Items call the window's actions (WindowActions, a part the window
+holds); keys come from the shortcuts table."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
-from PySide6.QtWidgets import QMenu, QMessageBox, QToolButton
+from PySide6.QtWidgets import QMainWindow, QMenu, QMessageBox, QToolButton
 
 from app import __version__
 from app.gui.i18n import LANGUAGES, QT_TR_NOOP, tr
+from app.gui.original_view import OriginalView
 from app.gui.widgets.hud import HUD_SIZES
 from app.gui.widgets.shortcuts import SHORTCUTS
 from app.gui.window_actions import WindowActions
@@ -46,6 +47,18 @@ def _add(
 ) -> QAction:
     action = menu.addAction(text)
     action.setCheckable(checkable)
+    _show_keys(action, text, action_name)
+    action.triggered.connect(slot)
+    return action
+
+
+def _place(menu: QMenu, action: QAction, action_name: str) -> None:
+    """An action a part of the window owns (it keeps it checked), with its key."""
+    _show_keys(action, action.text(), action_name)
+    menu.addAction(action)
+
+
+def _show_keys(action: QAction, text: str, action_name: str) -> None:
     keys = _keys_for(action_name)
     if keys:
         # Shown in the menu only: the window's QShortcuts handle the keys themselves,
@@ -53,8 +66,6 @@ def _add(
         action.setText(
             f"{text}\t{QKeySequence(keys).toString(QKeySequence.SequenceFormat.NativeText)}"
         )
-    action.triggered.connect(slot)
-    return action
 
 
 def _choices(
@@ -70,8 +81,10 @@ def _choices(
         group.addAction(action)
 
 
-def build_menus(w: WindowActions) -> None:
-    bar = w.menuBar()
+def build_menus(
+    window: QMainWindow, w: WindowActions, original: OriginalView, language: str
+) -> None:
+    bar = window.menuBar()
     # The "»" button a narrow window shows for the menus that do not fit.
     overflow = bar.findChild(QToolButton, "qt_menubar_ext_button")
     if overflow is not None:
@@ -86,21 +99,19 @@ def build_menus(w: WindowActions) -> None:
     file_menu.addSeparator()
     quit_action = file_menu.addAction(tr("Quit"))
     quit_action.setShortcut(QKeySequence("Ctrl+Q"))
-    quit_action.triggered.connect(w.close)
+    quit_action.triggered.connect(window.close)
 
     view = bar.addMenu(tr("&View"))
-    w.original_action = _add(
-        view, tr("Show original"), w.toggle_original, "toggle_original", checkable=True
-    )
-    w.hud_action = _add(view, tr("Heads-up display"), w.toggle_hud, "toggle_hud", checkable=True)
-    w.hud_action.setChecked(w.hud.isVisible())
+    _place(view, original.action, "toggle_original")
+    _place(view, w.hud_action, "toggle_hud")
     sizes = view.addMenu(tr("Heads-up display size"))
-    _choices(sizes, {m: HUD_SIZE_NAMES[m] for m in HUD_SIZES}, w.hud.size_mode, w.set_hud_size)  # type: ignore[arg-type]
+    hud_sizes = {m: HUD_SIZE_NAMES[m] for m in HUD_SIZES}
+    _choices(sizes, hud_sizes, w.hud_size, w.set_hud_size)  # type: ignore[arg-type]
     _add(view, tr("Control panel"), w.toggle_controls, "toggle_controls")
     _add(view, tr("Full screen"), w.toggle_fullscreen, "toggle_fullscreen")
     languages = view.addMenu(tr("Language"))
     names = {code: LANGUAGE_NAMES[code] for code in ("", "en", *LANGUAGES)}
-    _choices(languages, names, w.state.language, w.set_language)
+    _choices(languages, names, language, w.set_language)
 
     outputs = bar.addMenu(tr("&Outputs"))
     _add(outputs, tr("Virtual camera on/off"), w.toggle_virtual_camera, "toggle_virtual_camera")
@@ -119,5 +130,5 @@ def build_menus(w: WindowActions) -> None:
     _add(help_menu, tr("Activity log…"), w.show_activity_log)
     help_menu.addSeparator()
     help_menu.addAction(
-        tr("About Fusecam"), lambda: QMessageBox.about(w, tr("About Fusecam"), _about())
+        tr("About Fusecam"), lambda: QMessageBox.about(window, tr("About Fusecam"), _about())
     )

@@ -135,13 +135,13 @@ def test_space_operates_a_control_reached_by_keyboard(qtbot, make_window) -> Non
     box.setFocus(Qt.FocusReason.TabFocusReason)
     qtbot.keyClick(box, Qt.Key.Key_Space)
     assert window.core.engine.settings.swap.enabled is not before
-    assert not window.showing_original
+    assert not window.original.showing
     # A click does not take the focus: Space is the original view again.
     assert box.focusPolicy() == Qt.FocusPolicy.TabFocus
     qtbot.keyPress(window.preview, Qt.Key.Key_Space)
-    assert window.showing_original
+    assert window.original.showing
     qtbot.keyRelease(window.preview, Qt.Key.Key_Space)
-    assert not window.showing_original
+    assert not window.original.showing
 
 
 def test_a_face_tile_is_used_with_enter(qtbot, make_window, wait_ready) -> None:

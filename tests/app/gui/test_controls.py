@@ -160,4 +160,4 @@ def test_corrupt_settings_show_a_message_not_a_crash(make_window) -> None:
     assert window.core.engine.settings == EngineSettings()
     assert any("could not be read" in t for t in window.messages.texts())
     assert window.messages.isVisible()
-    assert isinstance(window.state, AppState)
+    assert isinstance(window.keeper.state, AppState)

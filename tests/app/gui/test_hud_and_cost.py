@@ -31,8 +31,8 @@ def test_hud_shows_fps_latency_stages_and_provider(qtbot, make_window, wait_read
     line = data.lines()[0]
     assert "fps" in line and "p50" in line and "p95" in line
     assert window.hud.isVisible()
-    window.toggle_hud()
-    assert not window.hud.isVisible() and not window.hud_action.isChecked()
+    window.commands.toggle_hud()
+    assert not window.hud.isVisible() and not window.commands.hud_action.isChecked()
 
 
 def test_a_stage_that_did_not_run_reads_as_skipped_not_zero(qtbot) -> None:
@@ -138,10 +138,10 @@ def test_enhancer_toggle_shows_what_it_costs(qtbot, make_window, wait_ready) -> 
     window = make_window()
     wait_ready(window)
     qtbot.wait(2300)  # a rate "before" needs a couple of seconds of history
-    window.toggle_enhancer()
+    window.commands.toggle_enhancer()
     assert window.core.engine.settings.enhancer.mode == "builtin"
     assert "measuring" in window.controls.enhancer_cost.text()
     qtbot.waitUntil(lambda: "fps" in window.controls.enhancer_cost.text(), timeout=10000)
     assert window.controls.enhancer_cost.text().startswith("cost — builtin:")
-    window.toggle_enhancer()
+    window.commands.toggle_enhancer()
     assert window.core.engine.settings.enhancer.mode == "off"

@@ -73,7 +73,7 @@ def test_the_hud_moves_to_the_corner_it_is_dragged_to(qtbot, make_window, wait_r
     # A double-click switches to the full card, and both choices are saved.
     qtbot.mouseDClick(window.hud, Qt.MouseButton.LeftButton)
     assert window.hud.size_mode == "full" and not window.hud.compact
-    state = window.current_state()
+    state = window.keeper.current_state()
     assert (state.hud_corner, state.hud_size) == ("bottom-right", "full")
 
 
@@ -82,11 +82,11 @@ def test_the_control_panel_hides_and_the_preview_grows(qtbot, make_window, wait_
     window.resize(*SMALL_WINDOW)
     wait_ready(window)
     before = window.preview.width()
-    window.toggle_controls()  # C
+    window.commands.toggle_controls()  # C
     qtbot.waitUntil(lambda: window.preview.width() > before + 250, timeout=5000)
     assert not window.dock.isVisible()
-    assert window.current_state().controls_visible is False
-    window.toggle_controls()
+    assert window.keeper.current_state().controls_visible is False
+    window.commands.toggle_controls()
     assert window.dock.isVisible()
 
 
@@ -113,7 +113,7 @@ def test_the_gallery_follows_the_splitter(qtbot, make_window, wait_ready) -> Non
     small = window.gallery_panel.tile_px
     tile = window.gallery_panel.tiles()[0]
     assert tile.image.width() == small and tile.width() == small + 16
-    assert window.current_state().gallery_height == splitter.sizes()[1]
+    assert window.keeper.current_state().gallery_height == splitter.sizes()[1]
 
 
 def test_layout_choices_survive_a_restart(qtbot, make_window, wait_ready) -> None:
@@ -121,8 +121,8 @@ def test_layout_choices_survive_a_restart(qtbot, make_window, wait_ready) -> Non
     wait_ready(first)
     first.hud.set_corner("top-right")
     first.hud.moved.emit("top-right")
-    first.set_hud_size("compact")
-    first.toggle_controls()
+    first.commands.set_hud_size("compact")
+    first.commands.toggle_controls()
     first.close()
     state = settings_store.load().state
     assert (state.hud_corner, state.hud_size, state.controls_visible) == (

@@ -147,7 +147,7 @@ def test_the_window_lists_registered_enhancers_and_uses_the_chosen_one(
     window = make_window(start=False)
     combo = window.controls.enhancer_model
     assert combo.findData(spec.name) >= 0, "the registered enhancer is offered"
-    dialog = window.show_models()
+    dialog = window.commands.show_models()
     qtbot.waitUntil(dialog.isVisible)
     assert spec.name in [s.spec.name for s in dialog.statuses]
     dialog.select(spec.name)

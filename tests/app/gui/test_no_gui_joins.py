@@ -69,7 +69,7 @@ def test_the_gui_thread_never_joins_a_worker_in_a_live_session(
     assert not outputs.is_on("stream") and not server.alive
 
     # The Models dialog closes without waiting for its job thread.
-    dialog = window.show_models()
+    dialog = window.commands.show_models()
     dialog.reject()
 
     assert gui_joins == []

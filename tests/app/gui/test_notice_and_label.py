@@ -10,25 +10,25 @@ from engine.runtime.settings_store import AppState
 
 def test_first_launch_shows_the_notice_without_blocking(qtbot, make_window, wait_ready) -> None:
     window = make_window(state=AppState(), show_notice=True)
-    qtbot.waitUntil(lambda: window.notice is not None and window.notice.isVisible())
+    qtbot.waitUntil(lambda: window.commands.notice is not None and window.commands.notice.isVisible())
     # The stream runs behind the notice.
     wait_ready(window)
-    assert "consent" in window.notice.findChildren(type(window.source_label))[0].text()
+    assert "consent" in window.commands.notice.findChildren(type(window.source_label))[0].text()
     # On by default, and the notice says how to turn it off.
-    assert window.notice.label_box.isChecked()
-    text = " ".join(label.text() for label in window.notice.findChildren(type(window.source_label)))
+    assert window.commands.notice.label_box.isChecked()
+    text = " ".join(label.text() for label in window.commands.notice.findChildren(type(window.source_label)))
     assert "on by default" in text and "Outputs" in text
-    window.notice.label_box.setChecked(False)
-    window.notice.ok_button.click()
-    assert not window.notice.isVisible()
-    assert window.current_state().notice_accepted
+    window.commands.notice.label_box.setChecked(False)
+    window.commands.notice.ok_button.click()
+    assert not window.commands.notice.isVisible()
+    assert window.keeper.current_state().notice_accepted
     assert not window.core.engine.settings.output.synthetic_label
 
 
 def test_accepted_notice_is_not_shown_again(qtbot, make_window) -> None:
     window = make_window(state=AppState(notice_accepted=True), show_notice=True)
     qtbot.wait(50)
-    assert window.notice is None
+    assert window.commands.notice is None
 
 
 def test_the_label_changes_only_its_corner() -> None:

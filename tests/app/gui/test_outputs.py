@@ -41,7 +41,7 @@ def test_record_toggle_writes_a_video(qtbot, make_window, wait_ready, tmp_path: 
 def test_stream_toggle_serves_the_output(qtbot, make_window, wait_ready) -> None:
     window = make_window(state=AppState(notice_accepted=True, stream_port=0))
     wait_ready(window)
-    window.toggle_stream()
+    window.commands.toggle_stream()
     qtbot.waitUntil(lambda: window.outputs.is_on("stream"), timeout=10000)
     server = window.outputs.outputs.stream
     assert server is not None
@@ -57,7 +57,7 @@ def test_stream_toggle_serves_the_output(qtbot, make_window, wait_ready) -> None
     with urllib.request.urlopen(url, timeout=10) as reply:  # a real client over loopback
         body = reply.read()
     assert body[:2] == b"\xff\xd8", "not a JPEG"
-    window.toggle_stream()  # stopped on the io thread: the window never waits for it
+    window.commands.toggle_stream()  # stopped on the io thread: the window never waits for it
     qtbot.waitUntil(lambda: not window.outputs.is_on("stream") and not server.alive)
 
 
@@ -85,11 +85,11 @@ def test_the_virtual_camera_device_chosen_is_opened(
     window = make_window()
     wait_ready(window)
     window.outputs_panel.vcam_device.setEditText("fusecam-test-cam")
-    window.toggle_virtual_camera()
+    window.commands.toggle_virtual_camera()
     qtbot.waitUntil(lambda: window.outputs.is_on("virtual_camera"), timeout=10000)
     assert fake_camera[-1]["device"] == "fusecam-test-cam"
     qtbot.waitUntil(lambda: len(fake_camera[-1]["frames"]) > 3, timeout=10000)
-    assert window.current_state().vcam_device == "fusecam-test-cam"
+    assert window.keeper.current_state().vcam_device == "fusecam-test-cam"
 
 
 def test_the_lan_stream_needs_its_token(qtbot, make_window, wait_ready) -> None:
@@ -97,7 +97,7 @@ def test_the_lan_stream_needs_its_token(qtbot, make_window, wait_ready) -> None:
     wait_ready(window)
     token = window.outputs.stream_token
     assert window.outputs_panel.lan.isChecked() and window.outputs_panel.token.text() == token
-    window.toggle_stream()
+    window.commands.toggle_stream()
     qtbot.waitUntil(lambda: window.outputs.is_on("stream"), timeout=10000)
     server = window.outputs.outputs.stream
     assert server is not None and server.config.host == "0.0.0.0" and server.config.exposed
@@ -111,8 +111,8 @@ def test_the_lan_stream_needs_its_token(qtbot, make_window, wait_ready) -> None:
     # A new token is kept for the next start; the one in use still works until then.
     window.outputs_panel.new_token.click()
     assert window.outputs.stream_token != token
-    assert window.current_state().stream_token == window.outputs.stream_token
-    window.toggle_stream()
+    assert window.keeper.current_state().stream_token == window.outputs.stream_token
+    window.commands.toggle_stream()
 
 
 def test_side_by_side_recording_from_the_window(
@@ -121,11 +121,11 @@ def test_side_by_side_recording_from_the_window(
     window = make_window(state=AppState(notice_accepted=True, record_dir=str(tmp_path)))
     wait_ready(window)
     window.outputs_panel.side_by_side.setChecked(True)
-    window.toggle_recording()
+    window.commands.toggle_recording()
     recorder = window.outputs.outputs.recorder
     assert recorder is not None and recorder.side_by_side
     qtbot.waitUntil(lambda: recorder.written >= 5, timeout=20000)
-    window.toggle_recording()
+    window.commands.toggle_recording()
 
     # The recording is checked and renamed off the GUI thread: until then only its
     # temporary file ("….recording.mp4") is there.
@@ -138,14 +138,14 @@ def test_side_by_side_recording_from_the_window(
     ok, frame = cap.read()
     cap.release()
     assert ok and frame.shape[:2] == (180, 640)  # the camera image | the output
-    assert window.current_state().record_side_by_side
+    assert window.keeper.current_state().record_side_by_side
 
 
 def test_outputs_that_were_on_come_back_on(qtbot, make_window, wait_ready, fake_camera) -> None:  # type: ignore[no-untyped-def]
     first = make_window(state=AppState(notice_accepted=True, stream_port=0))
     wait_ready(first)
-    first.toggle_stream()
-    first.toggle_virtual_camera()
+    first.commands.toggle_stream()
+    first.commands.toggle_virtual_camera()
     qtbot.waitUntil(
         lambda: first.outputs.is_on("stream") and first.outputs.is_on("virtual_camera"),
         timeout=10000,
@@ -161,6 +161,6 @@ def test_outputs_that_were_on_come_back_on(qtbot, make_window, wait_ready, fake_
     )
     assert second.outputs.is_on("stream") and second.outputs.is_on("virtual_camera")
     # Switched off, it stays off at the next start; a recording never restarts itself.
-    second.toggle_stream()
+    second.commands.toggle_stream()
     second.close()
     assert settings_store.load().state.outputs_on == ("virtual_camera",)

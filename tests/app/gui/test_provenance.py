@@ -67,7 +67,7 @@ def test_the_help_menu_offers_both_and_a_recording_is_logged(
     assert "Responsible use" in texts
     log = activity.activity_path()
     before = len(activity.read(log))
-    window.toggle_recording()
+    window.commands.toggle_recording()
     recorder = window.outputs.outputs.recorder
     assert recorder is not None
     entries = activity.read(log)
@@ -77,5 +77,5 @@ def test_the_help_menu_offers_both_and_a_recording_is_logged(
     assert entry["files"] == [str(recorder.path.resolve())]
     assert json.dumps(entry)  # plain JSON
     qtbot.waitUntil(lambda: recorder.written >= 3, timeout=20000)
-    window.toggle_recording()
+    window.commands.toggle_recording()
     qtbot.waitUntil(lambda: recorder.finished or recorder.error is not None, timeout=20000)

@@ -39,7 +39,7 @@ def test_cuda_asked_for_on_the_cpu_shows_a_message_with_the_fix(
 def test_a_crash_report_is_announced_in_the_message_bar(qtbot, make_window, tmp_path: Path) -> None:
     window = make_window(start=False)
     diagnostics = Diagnostics(tmp_path)
-    window.watch_crashes(diagnostics)
+    window.status.watch_crashes(diagnostics)
     report = tmp_path / "crash-1.txt"
     for listener in diagnostics.listeners:  # as the hook calls them, from any thread
         listener(report)

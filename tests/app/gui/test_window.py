@@ -51,10 +51,10 @@ def test_holding_space_shows_the_original(qtbot, make_window, wait_ready) -> Non
         return window.preview.image() == to_qimage(np.ascontiguousarray(frame))
 
     _space(window, QEvent.Type.KeyPress)
-    assert window.showing_original
+    assert window.original.showing
     qtbot.waitUntil(lambda: shown_equals(window.core.engine.output.read()[1].frame))
     _space(window, QEvent.Type.KeyRelease)
-    assert not window.showing_original
+    assert not window.original.showing
     qtbot.waitUntil(lambda: shown_equals(window.core.engine.output.read()[1].result))
 
 

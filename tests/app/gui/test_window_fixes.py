@@ -45,11 +45,11 @@ def _space(window, kind: QEvent.Type) -> None:
 
 def test_the_original_view_says_how_to_leave_it(make_window) -> None:
     window = make_window()
-    window.toggle_original()  # O
-    assert window.showing_original
+    window.commands.toggle_original()  # O
+    assert window.original.showing
     assert "press O" in window.preview._caption and "Space" not in window.preview._caption
-    window.toggle_original()
-    assert not window.showing_original and window.preview._caption == ""
+    window.commands.toggle_original()
+    assert not window.original.showing and window.preview._caption == ""
     _space(window, QEvent.Type.KeyPress)
     assert "release Space" in window.preview._caption
     _space(window, QEvent.Type.KeyRelease)
@@ -102,10 +102,10 @@ def test_the_preview_marks_frames_the_outputs_did_not_get(qtbot, make_window, wa
     window = make_window()
     wait_ready(window)
     qtbot.waitUntil(lambda: window.preview.marker == "", timeout=10000)  # swapped
-    window.toggle_swap()  # S
+    window.commands.toggle_swap()  # S
     qtbot.waitUntil(lambda: "face swap is off" in window.preview.marker, timeout=10000)
     assert "the outputs show blurred" in window.preview.marker
     window.core.apply("output.on_face_lost", "off")
     qtbot.waitUntil(lambda: "SENT TO THE OUTPUTS" in window.preview.marker, timeout=10000)
-    window.toggle_swap()
+    window.commands.toggle_swap()
     qtbot.waitUntil(lambda: window.preview.marker == "", timeout=10000)
