@@ -10,13 +10,17 @@ from engine.runtime.settings_store import AppState
 
 def test_first_launch_shows_the_notice_without_blocking(qtbot, make_window, wait_ready) -> None:
     window = make_window(state=AppState(), show_notice=True)
-    qtbot.waitUntil(lambda: window.commands.notice is not None and window.commands.notice.isVisible())
+    qtbot.waitUntil(
+        lambda: window.commands.notice is not None and window.commands.notice.isVisible()
+    )
     # The stream runs behind the notice.
     wait_ready(window)
     assert "consent" in window.commands.notice.findChildren(type(window.source_label))[0].text()
     # On by default, and the notice says how to turn it off.
     assert window.commands.notice.label_box.isChecked()
-    text = " ".join(label.text() for label in window.commands.notice.findChildren(type(window.source_label)))
+    text = " ".join(
+        label.text() for label in window.commands.notice.findChildren(type(window.source_label))
+    )
     assert "on by default" in text and "Outputs" in text
     window.commands.notice.label_box.setChecked(False)
     window.commands.notice.ok_button.click()
