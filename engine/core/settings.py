@@ -100,12 +100,6 @@ class SwapSettings:
         _check(0.0 <= self.likeness <= 1.0, "likeness must be in [0, 1]")
         _check(self.face_selection in ("main", "all", "map"), "face_selection: main|all|map")
 
-    @property
-    def alpha(self) -> float:
-        """`blend` under its old name, for engine/swap/renderer.py (another change owns
-        that file now); remove once it reads `blend`. Not a setting: nothing stores it."""
-        return self.blend
-
 
 @dataclass(frozen=True, slots=True)
 class CompositorSettings:

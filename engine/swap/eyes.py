@@ -23,9 +23,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from engine.core.types import F32
-from engine.face.iris import eye_openness
 from engine.face.mesh import topology
 from engine.render.polygon import polygon_mask
+from engine.swap.lids import LIDS
 
 IRIS_RADIUS = 0.21  # iris radius over the eye's width (corner to corner); ~11.7 mm of ~28
 BINS = 8
@@ -273,15 +273,13 @@ def _eye_box(local: F32, eye: Eye, shape: tuple[int, ...]) -> tuple[int, int, in
 # a narrow one low by its lids. On DEV, 30 of 180 eyes got some lid, none all of it.
 SHUT_PIXELS = (0.62, 0.80)
 SHUT_GAP = (0.28, 0.20)
+LID_FILL = "inpaint"
 LASH_DARKEN = 0.55  # the closed lids' lash line, against the lid skin
-# Lower lid (corner to corner) and upper lid (between the corners) of each eye.
-_LIDS = (
-    ((33, 7, 163, 144, 145, 153, 154, 155, 133), (246, 161, 160, 159, 158, 157, 173)),
-    ((362, 382, 381, 380, 374, 373, 390, 249, 263), (398, 384, 385, 386, 387, 388, 466)),
-)
 
 
-def close_lids(image: F32, own: F32, opening: F32, local: F32, irises: F32) -> list[float]:
+def close_lids(
+    image: F32, own: F32, opening: F32, local: F32, irises: F32, gaps: tuple[float, float]
+) -> list[float]:
     """`image` (the render, in place) with each eye's opening covered by its own lid
     skin as far as the target's eye is shut; returns how far (0..1, right eye first).
 
@@ -289,10 +287,10 @@ def close_lids(image: F32, own: F32, opening: F32, local: F32, irises: F32) -> l
     the eye's width apart), and the source's open eye squeezed between them still reads
     as open, to a viewer and to a landmarker. So where the target's eye is shut, the
     opening is filled from the lid skin around it (inpainted) with a lash line where the
-    lids meet."""
+    lids meet. `gaps`: the target's lid gaps over eye width (the lids on the grid, in
+    `local`, may have been moved: engine/swap/lids.py)."""
     amounts = []
-    gaps = eye_openness(local)
-    for eye, iris, gap, (lower, upper) in zip(eyes(), irises, gaps, _LIDS, strict=True):
+    for eye, iris, gap, (lower, upper) in zip(eyes(), irises, gaps, LIDS, strict=True):
         box = _eye_box(local, eye, image.shape)
         if box is None:
             amounts.append(0.0)
@@ -312,6 +310,10 @@ def close_lids(image: F32, own: F32, opening: F32, local: F32, irises: F32) -> l
         hole = cv2.dilate((shown > 0.05).astype(np.uint8), np.ones((3, 3), np.uint8))
         crop = np.clip(region, 0, 255).astype(np.uint8)
         lid = cv2.inpaint(crop, hole, 3, cv2.INPAINT_TELEA).astype(np.float32)
+        if LID_FILL == "own" and ring.sum() >= 5:
+            mine = own[y0:y1, x0:x1]
+            gain = np.median(region[ring], axis=0) / np.maximum(np.median(mine[ring], axis=0), 1.0)
+            lid = (mine * gain).astype(np.float32)
         meet = (p[list(lower[1:-1])] + p[list(upper)]) / 2
         line = np.vstack([p[lower[0]], meet, p[lower[-1]]]) - (x0, y0)
         lash = np.zeros(shown.shape, np.uint8)

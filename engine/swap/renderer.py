@@ -29,6 +29,7 @@ from engine.swap import shading
 from engine.swap.apply_light import shade
 from engine.swap.eyes import close_lids, eyes, paint_eyeballs
 from engine.swap.identity import SourceIdentity
+from engine.swap.lids import lid_gaps, open_lids
 from engine.swap.shape import shape_transfer
 from engine.swap.sharpness import DetailSample, soften
 
@@ -107,6 +108,8 @@ class FaceRenderer:
             return None
         with steps.step("shape"):
             posed = self.posed_landmarks(face, identity, swap, rest_canonical)
+            seen, shown = lid_gaps(face.landmarks, identity.canonical)
+            posed = open_lids(posed, seen, shown)
         with steps.step("grid"):
             grid = _grid(posed, float(face.fit.pose.scale), frame.shape)
             if grid is None:
@@ -161,7 +164,7 @@ class FaceRenderer:
                         irises,
                         identity.eyeballs,
                     )
-                close_lids(image, own, weights[..., 0], local, irises)
+                close_lids(image, own, weights[..., 0], local, irises, seen)
         work_iod = grid.work_iod
         with steps.step("detail"):
             if blur_sigma is None or on_detail is not None:
@@ -171,8 +174,8 @@ class FaceRenderer:
                 elif on_detail is not None:
                     on_detail(sample)
             image = soften(image, blur_sigma * work_iod * SOFTEN)
-        if swap.alpha < 1.0:
-            image = swap.alpha * image + (1.0 - swap.alpha) * own
+        if swap.blend < 1.0:
+            image = swap.blend * image + (1.0 - swap.blend) * own
         with steps.step("masks"):
             # The target's own mouth, where its inside is in the frame: the posed lips
             # moved a little with the new nose and eyes (engine/swap/shape.py).
