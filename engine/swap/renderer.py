@@ -74,7 +74,7 @@ class FaceRenderer:
     ) -> F32:
         """Target landmarks with the source's shape blended in, in frame pixels."""
         assert face.fit is not None and face.landmarks is not None
-        amount = swap.alpha * swap.shape_alpha
+        amount = swap.blend * swap.shape_alpha
         if amount <= 0.0:
             return face.landmarks
         fit = face.fit
