@@ -269,11 +269,11 @@ def _eye_box(local: F32, eye: Eye, shape: tuple[int, ...]) -> tuple[int, int, in
 # opening whose pixels show no eyeball (in frame pixels: open stills 0.38-0.57, obama_1's
 # blinks 0.7-0.8, painted-shut eyes 0.76-1.0; on the coarser working grid open DEV
 # stills read 0.64-0.86) and its refined lids' gap over the eye's width (open 0.30-0.38,
-# blinks 0.21). Both must agree: a dark-skinned open eye reads 0.76-0.88 by its pixels,
-# a narrow one low by its lids. On DEV, 30 of 180 eyes got some lid, none all of it.
+# blinks 0.21; obama_1's half-shut squints 0.27-0.31, which the lid now half covers).
+# Both must agree: a dark-skinned open eye reads 0.76-0.88 by its pixels, a narrow one
+# low by its lids.
 SHUT_PIXELS = (0.62, 0.80)
-SHUT_GAP = (0.28, 0.20)
-LID_FILL = "inpaint"
+SHUT_GAP = (0.34, 0.22)
 LASH_DARKEN = 0.55  # the closed lids' lash line, against the lid skin
 
 
@@ -286,7 +286,7 @@ def close_lids(
     Neither mesh closes its lids fully on a blink (the iris model's stay about 0.2 of
     the eye's width apart), and the source's open eye squeezed between them still reads
     as open, to a viewer and to a landmarker. So where the target's eye is shut, the
-    opening is filled from the lid skin around it (inpainted) with a lash line where the
+    opening shows the target's own shut lid (`_lid_skin`) with a lash line where the
     lids meet. `gaps`: the target's lid gaps over eye width (the lids on the grid, in
     `local`, may have been moved: engine/swap/lids.py)."""
     amounts = []
@@ -307,13 +307,7 @@ def close_lids(
         if amount <= 0.0:
             continue
         region = image[y0:y1, x0:x1]
-        hole = cv2.dilate((shown > 0.05).astype(np.uint8), np.ones((3, 3), np.uint8))
-        crop = np.clip(region, 0, 255).astype(np.uint8)
-        lid = cv2.inpaint(crop, hole, 3, cv2.INPAINT_TELEA).astype(np.float32)
-        if LID_FILL == "own" and ring.sum() >= 5:
-            mine = own[y0:y1, x0:x1]
-            gain = np.median(region[ring], axis=0) / np.maximum(np.median(mine[ring], axis=0), 1.0)
-            lid = (mine * gain).astype(np.float32)
+        lid = _lid_skin(region, own[y0:y1, x0:x1], shown, ring)
         meet = (p[list(lower[1:-1])] + p[list(upper)]) / 2
         line = np.vstack([p[lower[0]], meet, p[lower[-1]]]) - (x0, y0)
         lash = np.zeros(shown.shape, np.uint8)
@@ -332,6 +326,20 @@ def close_lids(
         cover = cv2.GaussianBlur(shown, (0, 0), 0.7)[..., None] * amount
         region += (lid - region) * cover
     return amounts
+
+
+def _lid_skin(region: F32, mine: F32, shown: F32, ring: NDArray[np.bool_]) -> F32:
+    """What covers a shut eye's opening: the target's own lid there (its lashes, crease
+    and shading: an inpainted fill read as a grey, bruised blank and the landmarker
+    still saw an open eye in it), brought to the render's colour by the lid skin round
+    the opening, channel by channel. With under 5 px of that skin to compare, the
+    opening is inpainted from the render around it instead."""
+    if ring.sum() >= 5:
+        gain = np.median(region[ring], axis=0) / np.maximum(np.median(mine[ring], axis=0), 1.0)
+        return (mine * gain).astype(np.float32)
+    hole = cv2.dilate((shown > 0.05).astype(np.uint8), np.ones((3, 3), np.uint8))
+    crop = np.clip(region, 0, 255).astype(np.uint8)
+    return cv2.inpaint(crop, hole, 3, cv2.INPAINT_TELEA).astype(np.float32)
 
 
 SCLERA_LIFT = (4.0, 12.0)  # L* above the lids' skin: lid → sclera
