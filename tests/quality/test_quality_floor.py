@@ -92,9 +92,9 @@ def test_a_clip_keeps_the_targets_blinks_and_mouth(tmp_path: Path) -> None:
     )
     keys = ("eyes_open_carry_slope", "eyes_open_carry_r", "mouth_open_carry_slope")
     got = {k: round(scores[k], 3) for k in keys}
-    # Measured on 2026-12-02 (defaults): eyes 0.65 (r 0.71; 0.08 with the mesh's own
-    # lids, 0.31 with the refined lids but no lid drawn over a shut eye), mouth 0.92,
-    # written as MPEG-4; as written now (H.264, watermarked) eyes 0.56-0.61, mouth
-    # 0.84-0.89 in two runs. The floor catches a change that stops the lids following.
-    assert scores["eyes_open_carry_slope"] >= 0.45, got
-    assert scores["mouth_open_carry_slope"] >= 0.75, got
+    # Measured on 2026-12-03 (defaults, H.264, watermarked): eyes 0.72 (r 0.70), mouth
+    # 0.92 at every 10th frame; 0.72 / 0.90 at every 2nd. With the inpainted lid of the
+    # day before: eyes 0.56-0.61, mouth 0.84-0.89; with the mesh's own lids 0.08. The
+    # floor catches a change that stops the lids following.
+    assert scores["eyes_open_carry_slope"] >= 0.6, got
+    assert scores["mouth_open_carry_slope"] >= 0.8, got
