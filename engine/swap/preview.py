@@ -3,8 +3,6 @@ face, small and cheap (a face-sized crop scaled to a thumbnail, one render)."""
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import cv2
 import numpy as np
 
@@ -70,18 +68,3 @@ class FacePreviewer:
 def _scaled(frame: Frame, max_side: int) -> Frame:
     scale = max_side / max(frame.shape[:2])
     return cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-
-
-@lru_cache(maxsize=1)
-def default_previewer() -> FacePreviewer:
-    return FacePreviewer()
-
-
-def render_preview(
-    packet: FramePacket,
-    key: str,
-    library: SourceLibrary,
-    settings: EngineSettings,
-    max_side: int = 160,
-) -> Frame:
-    return default_previewer().render(packet, key, library, settings, max_side)

@@ -124,10 +124,6 @@ def quality_step_text(governor: GovernorStatus | None) -> str:
     return f"quality {governor.step}/{governor.steps - 1}: {governor.name}"
 
 
-def short_provider(name: str) -> str:
-    return name.removesuffix("ExecutionProvider")
-
-
 class HudOverlay(QWidget):
     """Child of the preview, placed by it in `corner` of the picture. Drag to move (it
     snaps to the nearest corner: `moved(corner)`), double-click to toggle its size
