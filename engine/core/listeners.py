@@ -1,4 +1,5 @@
-"""A thread-safe list of frame listeners, notified without letting one break the rest."""
+"""A thread-safe list of frame listeners, notified without letting one break the rest, and
+the frame-feed surface built on it."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import threading
 from collections.abc import Callable
 
 from engine.core.packet import FramePacket
+from engine.core.slots import DoubleBuffer
 
 log = logging.getLogger(__name__)
 
@@ -36,3 +38,20 @@ class Listeners:
                 listener(packet)
             except Exception:
                 log.exception("%s listener failed", self._what)
+
+
+class Publisher:
+    """The frame-feed surface (engine/outputs/base.py `FrameFeed`), written once for the
+    engine, the output guard and the delay line: `output`, the latest packet for sinks
+    that poll, and listeners called on the publishing thread after each publish."""
+
+    def __init__(self, what: str) -> None:
+        self.output: DoubleBuffer[FramePacket] = DoubleBuffer()
+        self._listeners = Listeners(what)
+
+    def add_listener(self, listener: FrameListener) -> None:
+        """Called on the publishing thread after each publish; must return quickly."""
+        self._listeners.add(listener)
+
+    def remove_listener(self, listener: FrameListener) -> None:
+        self._listeners.remove(listener)

@@ -18,9 +18,8 @@ import threading
 import time
 from collections import deque
 
-from engine.core.listeners import FrameListener, Listeners
+from engine.core.listeners import Publisher
 from engine.core.packet import FramePacket
-from engine.core.slots import DoubleBuffer
 from engine.core.threads import ErrorCallback, Worker
 from engine.outputs.base import FrameFeed
 
@@ -37,7 +36,7 @@ def check_delay_ms(delay_ms: int) -> int:
     return delay_ms
 
 
-class DelayLine(Worker):
+class DelayLine(Worker, Publisher):
     """Holds published frames until `capture_ns + delay`, then republishes them in order.
 
     With a delay of 0 (and nothing held) a frame is republished at once on the engine
@@ -50,26 +49,13 @@ class DelayLine(Worker):
         super().__init__("output-delay", on_error)
         self.feed = feed
         self._delay_ns = check_delay_ms(delay_ms) * 1_000_000
-        self._output: DoubleBuffer[FramePacket] = DoubleBuffer()
-        self._listeners = Listeners("delayed-frame")
+        Publisher.__init__(self, "delayed-frame")
         # One lock orders the engine-thread fast path and the worker's releases.
         self._cond = threading.Condition()
         self._held: deque[FramePacket] = deque()
         self.published = 0
         self.late = 0
         self.dropped = 0
-
-    # --- FrameFeed ------------------------------------------------------------------
-    @property
-    def output(self) -> DoubleBuffer[FramePacket]:
-        return self._output
-
-    def add_listener(self, listener: FrameListener) -> None:
-        """Called (under the line's lock) after each republish; must return quickly."""
-        self._listeners.add(listener)
-
-    def remove_listener(self, listener: FrameListener) -> None:
-        self._listeners.remove(listener)
 
     # --- configuration ----------------------------------------------------------------
     @property
@@ -107,7 +93,7 @@ class DelayLine(Worker):
             self._cond.notify_all()
 
     def _emit(self, packet: FramePacket) -> None:
-        self._output.publish(packet)
+        self.output.publish(packet)
         self.published += 1
         self._listeners.notify(packet)
 

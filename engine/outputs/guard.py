@@ -32,10 +32,9 @@ from typing import Literal
 
 import numpy as np
 
-from engine.core.listeners import FrameListener, Listeners
+from engine.core.listeners import Publisher
 from engine.core.packet import FramePacket, SwapCheck, SwapMiss
 from engine.core.settings import OutputSettings
-from engine.core.slots import DoubleBuffer
 from engine.core.types import Frame
 from engine.outputs.base import FrameFeed
 from engine.outputs.cover import CoverKind, cover_boxes, cover_frame, placeholder_card
@@ -71,7 +70,7 @@ class GuardStatus:
     cost_ms: float  # the last frame's guard time
 
 
-class OutputGuard:
+class OutputGuard(Publisher):
     """A `FrameFeed` over the engine that only hands on swapped frames (or their covers).
 
     `settings` is read once per frame (the engine's current output settings)."""
@@ -79,8 +78,7 @@ class OutputGuard:
     def __init__(self, feed: FrameFeed, settings: Callable[[], OutputSettings]) -> None:
         self.feed = feed
         self._settings = settings
-        self._output: DoubleBuffer[FramePacket] = DoubleBuffer()
-        self._listeners = Listeners("guarded-frame")
+        Publisher.__init__(self, "guarded-frame")
         self._lock = threading.Lock()  # start/stop from any thread
         self._subscribed = False
         self._good: FramePacket | None = None  # the last swapped packet
@@ -90,17 +88,6 @@ class OutputGuard:
         )
         self._cost_ms = 0.0
         self.stamp = Stamp()
-
-    # --- FrameFeed ----------------------------------------------------------------------
-    @property
-    def output(self) -> DoubleBuffer[FramePacket]:
-        return self._output
-
-    def add_listener(self, listener: FrameListener) -> None:
-        self._listeners.add(listener)
-
-    def remove_listener(self, listener: FrameListener) -> None:
-        self._listeners.remove(listener)
 
     # --- lifecycle ----------------------------------------------------------------------
     def start(self) -> None:
@@ -131,7 +118,7 @@ class OutputGuard:
             return
         started = time.perf_counter_ns()
         guarded = self.guard(packet, self._settings())
-        self._output.publish(guarded)
+        self.output.publish(guarded)
         self._cost_ms = (time.perf_counter_ns() - started) / 1e6
         self._listeners.notify(guarded)
 

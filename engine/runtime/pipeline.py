@@ -9,11 +9,11 @@ from collections.abc import Sequence
 
 import cv2
 
-from engine.core.listeners import FrameListener, Listeners
+from engine.core.listeners import Publisher
 from engine.core.packet import FramePacket
 from engine.core.profile import NO_STEPS, StepTimer
 from engine.core.settings import EngineSettings
-from engine.core.slots import DoubleBuffer, LatestSlot
+from engine.core.slots import LatestSlot
 from engine.core.stats import PROCESSING, FrameStats
 from engine.core.threads import ErrorCallback, Worker
 from engine.runtime.governor import EngineGovernor
@@ -47,7 +47,7 @@ def _wrapped_interrupt(exc: BaseException) -> KeyboardInterrupt | None:
     return None
 
 
-class Engine(Worker):
+class Engine(Worker, Publisher):
     """Runs the stage list on the newest captured frame and double-buffers the results.
 
     Settings and the stage list are replaced by swapping one reference, read once per
@@ -74,9 +74,8 @@ class Engine(Worker):
         self._user_settings = settings or EngineSettings()
         self._settings = self.governor.derive(self._user_settings)
         self.input: LatestSlot[FramePacket] = LatestSlot()
-        self.output: DoubleBuffer[FramePacket] = DoubleBuffer()
         self.stats = FrameStats(stats_window)
-        self._listeners = Listeners("frame")
+        Publisher.__init__(self, "frame")
         self.stage_errors = 0
         # Every frame ever published; unlike stats.frames it survives stats.reset(),
         # so "has the source drained?" stays answerable after a benchmark warm-up.
@@ -109,13 +108,6 @@ class Engine(Worker):
 
     def set_stages(self, stages: Sequence[Stage]) -> None:
         self._stages = tuple(stages)
-
-    def add_listener(self, listener: FrameListener) -> None:
-        """Called on the engine thread after each publish; must return quickly."""
-        self._listeners.add(listener)
-
-    def remove_listener(self, listener: FrameListener) -> None:
-        self._listeners.remove(listener)
 
     # --- processing -------------------------------------------------------------------
     def process(self, packet: FramePacket) -> FramePacket:
