@@ -16,7 +16,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Literal, overload
 
 from engine.core.settings import OutputSettings
 from engine.core.threads import ErrorCallback, Worker
@@ -168,8 +168,7 @@ class OutputSet:
         return info
 
     def stop_virtual_cam(self, timeout: float = 2.0) -> bool:
-        with self._lock:
-            sink, self.virtual_cam = self.virtual_cam, None
+        sink = self._take("virtual_cam")
         return sink is None or self._stop_worker(sink, timeout)
 
     # --- network stream -------------------------------------------------------------------
@@ -182,8 +181,7 @@ class OutputSet:
         return url
 
     def stop_stream(self, timeout: float = 2.0) -> bool:
-        with self._lock:
-            server, self.stream = self.stream, None
+        server = self._take("stream")
         if server is None:
             return True
         ok = self._stop_worker(server, timeout)
@@ -206,9 +204,7 @@ class OutputSet:
     def detach_recording(self) -> Recorder | None:
         """Take the recording out of the set at once (it is off from now on); finish it
         with `finish_recording`, which may take a while: it checks the file."""
-        with self._lock:
-            recorder, self.recorder = self.recorder, None
-        return recorder
+        return self._take("recorder")
 
     def finish_recording(self, recorder: Recorder, timeout: float = 2.0) -> bool:
         return self._stop_worker(recorder, timeout)
@@ -223,6 +219,19 @@ class OutputSet:
                 sink.start()
         if previous is not None:
             self._stop_worker(previous, 2.0)
+
+    @overload
+    def _take(self, slot: Literal["virtual_cam"]) -> VirtualCamSink | None: ...
+    @overload
+    def _take(self, slot: Literal["stream"]) -> StreamServer | None: ...
+    @overload
+    def _take(self, slot: Literal["recorder"]) -> Recorder | None: ...
+    def _take(self, slot: _Slot) -> Worker | None:
+        """Empty `slot` under the lock and return what was in it (to stop outside it)."""
+        with self._lock:
+            taken: Worker | None = getattr(self, slot)
+            setattr(self, slot, None)
+        return taken
 
     def _stop_worker(self, worker: Worker, timeout: float) -> bool:
         ok = worker.stop(timeout)
