@@ -152,7 +152,8 @@ def _read_checked(
     failures: list[str],
     seen: set[int],
 ) -> None:
-    """Read until `stop`, noting any torn frame, mislabelled one or version going back."""
+    """Read until `stop`, noting any item that came with another item's version or a
+    version going back."""
     last = 0
     while not stop.is_set():
         version, item = buffer.read()
@@ -161,18 +162,18 @@ def _read_checked(
         last = version
         if item is None:
             continue
-        k, frame = item
+        k, _ = item
         if k != version:
             failures.append(f"{who}: item {k} published as version {version}")
-        if frame.min() != frame.max() or int(frame[0, 0, 0]) != k % 256:
-            failures.append(f"{who}: torn frame at version {version}")
         seen.add(version)
 
 
-def test_double_buffer_concurrent_readers_never_see_torn_frames() -> None:
-    """One writer publishes fresh read-only frames, each filled with one value; four
-    readers read continuously for ~0.5 s. Every frame a reader sees is uniform and matches the
-    version it came with, and versions never go backwards."""
+def test_double_buffer_concurrent_readers_see_each_item_with_its_own_version() -> None:
+    """One writer publishes fresh read-only frames; four readers read continuously for
+    ~0.5 s. Every item a reader sees came with the version it was published as, and
+    versions never go backwards. (A torn frame cannot happen here by construction: the
+    buffer hands on references and publishers never write to a published array — the
+    engine marks its results read-only, tests/engine/runtime/test_pipeline.py.)"""
     buffer: DoubleBuffer[tuple[int, np.ndarray]] = DoubleBuffer()
     stop = threading.Event()
     failures: list[str] = []
