@@ -72,7 +72,8 @@ def test_stream_record_and_delay_in_a_real_run(repo_root: Path, tmp_path: Path) 
         for line in proc.stderr:
             lines.put(line)
 
-    threading.Thread(target=pump, daemon=True).start()
+    pumping = threading.Thread(target=pump, daemon=True)
+    pumping.start()
     try:
         url = _stream_url(proc, lines, seen)
         assert url is not None, "".join(seen)
@@ -91,7 +92,8 @@ def test_stream_record_and_delay_in_a_real_run(repo_root: Path, tmp_path: Path) 
         if proc.poll() is None:
             proc.kill()
             proc.wait()
-    time.sleep(0.2)  # let the pump thread take the last lines
+    pumping.join(10)  # the process has exited: its stderr ends, and so does the pump
+    assert not pumping.is_alive()
     while not lines.empty():
         seen.append(lines.get())
     text = "".join(seen)

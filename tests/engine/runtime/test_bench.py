@@ -37,9 +37,9 @@ def test_bench_report_schema(
 
 def test_paced_run_follows_the_source_rate(report: dict[str, Any]) -> None:
     max_run, paced = report["runs"]
-    # Paced like a 30 fps camera (a generous band: it is pacing, not speed), and the
-    # unpaced run is not held to that rate.
-    assert 20.0 <= paced["fps"] <= 40.0, paced["fps"]
+    # Paced like a 30 fps camera: never faster (a slower run only means a busy machine,
+    # so there is no lower bound), and the unpaced run is not held to that rate.
+    assert paced["fps"] <= 40.0, paced["fps"]
     assert max_run["fps"] > paced["fps"]
 
 
