@@ -278,13 +278,26 @@ class SlowStage(Stage):
         return packet
 
 
-def _drive(engine: Engine, seconds: float, frame_id: int) -> int:
+class FrameClock:
+    """The governor's clock, advanced a camera frame (1/30 s) per frame driven: how many
+    checks and cooldowns a run goes through then depends on the frames, not on how
+    many of them a busy machine fits into a second. Only the stage's cost is real."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def _drive(engine: Engine, frames: int, frame_id: int, clock: FrameClock | None = None) -> int:
     frame = np.zeros((8, 8, 3), np.uint8)
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
+    for _ in range(frames):
         packet = FramePacket(frame_id, time.monotonic_ns(), frame)
         engine.publish(engine.process(packet))
         frame_id += 1
+        if clock is not None:
+            clock.now += 1 / 30
     return frame_id
 
 
@@ -299,10 +312,11 @@ def test_engine_steps_down_stays_and_steps_back_up() -> None:
     )
     stage = SlowStage()
     settings = user("builtin", target_p95_ms=30.0)
-    engine = Engine([stage], settings, governor=EngineGovernor(config))
+    clock = FrameClock()
+    engine = Engine([stage], settings, governor=EngineGovernor(config, clock))
     assert engine.effective_settings.enhancer.mode == "builtin"
 
-    frame_id = _drive(engine, 2.0, 0)
+    frame_id = _drive(engine, 60, 0, clock)  # 2 s of camera time
     steps = [d.direction for d in engine.governor.decisions]
     assert steps == ["down"], steps
     assert engine.effective_settings.enhancer.mode == "off"
@@ -314,7 +328,7 @@ def test_engine_steps_down_stays_and_steps_back_up() -> None:
     assert engine.stats.snapshot().info["quality_steps"] == 1
 
     stage.fast.set()
-    _drive(engine, 2.0, frame_id)
+    _drive(engine, 60, frame_id, clock)
     steps = [d.direction for d in engine.governor.decisions]
     assert steps == ["down", "up"], steps
     assert engine.effective_settings.enhancer.mode == "builtin"
@@ -326,7 +340,7 @@ def test_user_settings_pass_through_without_a_target() -> None:
     stage.fast.set()
     settings = EngineSettings(enhancer=EnhancerSettings(mode="neural"))
     engine = Engine([stage], settings)
-    _drive(engine, 0.3, 0)
+    _drive(engine, 10, 0)
     assert engine.effective_settings is settings
     new = dataclasses.replace(settings, enhancer=EnhancerSettings(mode="off"))
     engine.set_settings(new)
