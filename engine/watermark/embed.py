@@ -28,7 +28,7 @@ from engine.watermark.texture import BLOCK_PX, Levels, block_levels
 # Grey levels at the pattern's RMS in textured blocks (PSNR 20·log10(255/1.8) = 43 dB
 # where all of a frame is textured); busy blocks get up to BUSY_MAX.
 AMPLITUDE = 1.8
-BUSY_STEPS = (1.8, 2.2, 2.6, 3.0)
+BUSY_STEPS = (1.8, 1.9, 2.2, 2.6, 3.0)
 BUSY_MAX = BUSY_STEPS[-1]
 # Mean squared change the busy blocks may bring the frame to: PSNR 42.5 dB (the target
 # is 42; rounding and the edge blocks need the rest).

@@ -48,4 +48,3 @@ def block_levels(frame: Frame) -> Levels:
     full[rows, :cols] = levels[-1]
     full[:, cols] = full[:, cols - 1]
     return full
-

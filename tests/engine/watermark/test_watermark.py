@@ -111,7 +111,7 @@ def test_flat_areas_are_left_alone() -> None:
 
 def test_busy_blocks_get_a_stronger_mark_within_the_psnr_budget() -> None:
     assert busy_amplitude(1.0, 0.0) == AMPLITUDE  # nothing busy
-    assert busy_amplitude(0.0, 1.0) == AMPLITUDE  # all busy: the budget allows no more
+    assert busy_amplitude(0.0, 1.0) == 1.9  # all busy: the budget allows a little more
     boosted = busy_amplitude(0.2, 0.3)  # half the frame flat
     assert boosted > AMPLITUDE
     assert 0.2 * AMPLITUDE**2 + 0.3 * boosted**2 <= MSE_BUDGET
