@@ -17,7 +17,7 @@ from engine.core.imageio import read_image
 from engine.core.paths import SAMPLE_FACES_DIR
 from engine.core.types import Frame
 from engine.watermark.attacks import ATTACKS, h264
-from engine.watermark.detect import THRESHOLD, detect, luma, whiten
+from engine.watermark.detect import SWEEP_THRESHOLD, THRESHOLD, detect, luma, whiten
 from engine.watermark.embed import AMPLITUDE, MSE_BUDGET, Watermarker, busy_amplitude, max_change
 from engine.watermark.payload import Payload, decode_soft, encode, today_payload
 from engine.watermark.scale import MAX_SCALE, MIN_SCALE, scale_candidates
@@ -62,6 +62,33 @@ def test_the_mark_survives_an_h264_reencode_at_crf_28() -> None:
     assert len(decoded) == len(frames)
     results = [detect(f) for f in decoded]
     assert all(r.marked for r in results), [r.describe() for r in results]
+
+
+def small_still() -> Frame:
+    """A photo as small as the smallest of ../shared/testdata/wide (144×160): about one
+    tile, and after a 50 % downscale less than one."""
+    return cv2.resize(portrait(), (144, 160), interpolation=cv2.INTER_AREA)
+
+
+@pytest.mark.parametrize("attack", [*sorted(ATTACKS), "h264_crf28"])
+def test_a_small_still_survives_each_attack(attack: str) -> None:
+    marked = Watermarker().mark(small_still(), DAY)
+    attacked = h264([marked] * 3)[1] if attack == "h264_crf28" else ATTACKS[attack](marked)
+    found = detect(attacked)
+    assert found.marked, found.describe()
+    assert found.payload == Payload("Fusecam", 1, DAY)
+    if attack == "downscale_50":  # under 160 px: the scale was swept
+        assert found.swept and found.scale == pytest.approx((0.5, 0.5), abs=0.01)
+
+
+def test_a_small_unmarked_picture_is_not_marked_and_a_tiny_one_too_small() -> None:
+    found = detect(small_still())
+    assert not found.marked and not found.too_small, found.describe()
+    assert found.confidence < SWEEP_THRESHOLD
+    for size in ((100, 110), (40, 40)):  # under one tile; under half a tile
+        tiny = detect(cv2.resize(portrait(), size, interpolation=cv2.INTER_AREA))
+        assert not tiny.marked and tiny.too_small
+        assert tiny.describe().startswith("too small to decide")
 
 
 def test_a_downscaled_frame_is_read_at_its_scale() -> None:
