@@ -1,5 +1,6 @@
 """`fusecam check`: exit 0 for a marked image, video or live stream, 1 for an unmarked
-one, 2 for what cannot be read, 3 for an unmarked picture too small to decide — and the activity log `fusecam swap` writes.
+one, 2 for what cannot be read, 3 for an unmarked picture too small to decide — and
+the activity log `fusecam swap` writes.
 
 Real parts: the marked files are made by the watermark itself and by `fusecam swap`;
 the stream is the real MJPEG server of a live session (a portrait as its input)."""
