@@ -53,14 +53,17 @@ class Tally:
     def __init__(self) -> None:
         self.hits: dict[str, list[bool]] = defaultdict(list)
         self.confidence: dict[str, list[float]] = defaultdict(list)
+        self.too_small: dict[str, list[str]] = defaultdict(list)
         self.false_positives: list[str] = []
         self.unmarked_confidence: list[float] = []
         self.psnr: list[float] = []
 
-    def detect(self, attack: str, frame: Frame) -> None:
+    def detect(self, name: str, attack: str, frame: Frame) -> None:
         found = detect(frame)
         self.hits[attack].append(found.marked)
         self.confidence[attack].append(found.confidence)
+        if found.too_small:
+            self.too_small[attack].append(name)
 
     def unmarked(self, name: str, frame: Frame) -> None:
         found = detect(frame)
@@ -75,6 +78,9 @@ class Tally:
                 "detected_pct": round(100.0 * sum(h) / len(h), 2),
                 "confidence_min": round(min(self.confidence[name]), 2),
                 "confidence_p50": round(float(np.median(self.confidence[name])), 2),
+                # Misses that `fusecam check` calls "too small to decide" (exit 3), by
+                # picture: counted as misses in detected_pct, listed apart.
+                "too_small": self.too_small[name],
             }
             for name, h in self.hits.items()
         }
@@ -94,12 +100,12 @@ def run_set(tally: Tally, name: str, frames: list[Frame], video: bool, mark: Wat
     for i in picked:
         tally.psnr.append(psnr(marked[i], frames[i]))
         tally.unmarked(f"{name}#{i}", frames[i])
-        tally.detect("none", marked[i])
+        tally.detect(f"{name}#{i}", "none", marked[i])
         for attack, apply in ATTACKS.items():
-            tally.detect(attack, apply(marked[i]))
+            tally.detect(f"{name}#{i}", attack, apply(marked[i]))
     encoded = h264(marked) if video else [h264([m] * 3)[1] for m in marked]
     for i in picked:
-        tally.detect("h264_crf28", encoded[i if video else picked.index(i)])
+        tally.detect(f"{name}#{i}", "h264_crf28", encoded[i if video else picked.index(i)])
 
 
 def main() -> int:
@@ -146,6 +152,11 @@ def print_report(report: dict[str, dict[str, object]]) -> None:
             print(
                 f"  {attack:<14}{row['detected_pct']:>8.2f} %  confidence min "
                 f"{row['confidence_min']:.1f} p50 {row['confidence_p50']:.1f}"
+                + (
+                    f"  too small to decide: {', '.join(row['too_small'])}"
+                    if row["too_small"]
+                    else ""
+                )
             )
 
 

@@ -39,14 +39,21 @@ class CheckResult:
         return self.frames > 0 and 2 * self.marked_frames >= self.frames
 
     @property
+    def too_small(self) -> bool:
+        """Not marked, and every frame checked was too small to decide
+        (engine.watermark.detect.Detection.too_small)."""
+        return not self.marked and all(d.too_small for d in self.detections)
+
+    @property
     def best(self) -> Detection:
         return max(self.detections, key=lambda d: (d.marked, d.confidence))
 
     def describe(self) -> str:
         if self.frames == 1:
             return f"{self.target}: {self.best.describe()}"
+        what = "too small to decide" if self.too_small else "not marked"
         return (
-            f"{self.target}: {'marked' if self.marked else 'not marked'} in "
+            f"{self.target}: {'marked' if self.marked else what} in "
             f"{self.marked_frames} of {self.frames} frames; best: {self.best.describe()}"
         )
 

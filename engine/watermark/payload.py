@@ -25,6 +25,11 @@ _CRC_POLY = 0x1021  # CRC-16/CCITT
 # against these bits (engine.watermark.pattern.known_template): a frame passes its
 # confidence threshold only where they are there.
 MIN_HEAD_AGREEMENT = 44
+# The days a mark can carry: none before this format was made, none more than a year
+# past the checking machine's clock (a clock set wrong). Reading the day among these
+# ~1100 rather than all 65536 the bits could say makes a faint mark's day read right.
+FIRST_DAY = dt.date(2026, 1, 1)
+_DAYS_AHEAD = 366
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,7 +116,8 @@ class Reading:
 def decode_soft(soft: NDArray[np.float64]) -> Reading:
     """The payload nearest to the read bit values (`soft`: 96 signed strengths).
 
-    Maximum likelihood over every payload the format allows: a few bits lost to
+    Maximum likelihood over every payload the format allows (days from FIRST_DAY to a
+    year past today): a few bits lost to
     compression are corrected by the rest (the CRC makes payloads of nearby days
     differ in many bits). Most of the fixed product name and version must read as
     they are (MIN_HEAD_AGREEMENT of their 64 bits), or there is no payload."""
@@ -121,6 +127,9 @@ def decode_soft(soft: NDArray[np.float64]) -> Reading:
     head = int((np.sign(soft[:64]) == book[0, :64]).sum())
     if head < MIN_HEAD_AGREEMENT:
         return Reading(None, head, 0)
-    best = int(np.argmax(book[:, 64:].astype(np.float32) @ soft[64:].astype(np.float32)))
+    first = (FIRST_DAY - EPOCH).days
+    last = (dt.datetime.now(dt.UTC).date() - EPOCH).days + _DAYS_AHEAD
+    tail = book[first : last + 1, 64:].astype(np.float32)
+    best = first + int(np.argmax(tail @ soft[64:].astype(np.float32)))
     agreeing = int((np.sign(soft) == book[best]).sum())
     return Reading(Payload(PRODUCT, VERSION, EPOCH + dt.timedelta(days=best)), head, agreeing)

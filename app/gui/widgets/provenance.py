@@ -62,13 +62,15 @@ class WatermarkCheckDialog(QDialog):
         except Unreadable as exc:
             self._done.emit("unreadable\n" + str(exc))
             return
-        self._done.emit(("marked\n" if result.marked else "clean\n") + result.describe())
+        kind = "marked" if result.marked else "too_small" if result.too_small else "clean"
+        self._done.emit(f"{kind}\n{result.describe()}")
 
     def _show(self, message: str) -> None:
         kind, details = message.split("\n", 1)
         verdicts = {
             "marked": tr("{file} carries Fusecam's watermark: it was made with Fusecam."),
             "clean": tr("No Fusecam watermark found in {file}."),
+            "too_small": tr("{file} is too small to say whether it carries the watermark."),
             "unreadable": tr("{file} could not be read as an image or a video."),
         }
         self.verdict.setText(verdicts[kind].format(file=self.path.name))

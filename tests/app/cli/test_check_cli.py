@@ -1,5 +1,6 @@
 """`fusecam check`: exit 0 for a marked image, video or live stream, 1 for an unmarked
-one, 2 for what cannot be read — and the activity log `fusecam swap` writes.
+one, 2 for what cannot be read, 3 for an unmarked picture too small to decide — and
+the activity log `fusecam swap` writes.
 
 Real parts: the marked files are made by the watermark itself and by `fusecam swap`;
 the stream is the real MJPEG server of a live session (a portrait as its input)."""
@@ -46,6 +47,21 @@ def test_an_unmarked_image_exits_1(capsys: pytest.CaptureFixture[str]) -> None:
     code, out = check(str(GRACE), capsys)
     assert code == 1, out
     assert "not marked" in out
+
+
+def test_a_small_marked_image_exits_0_and_an_unmarked_tiny_one_3(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    small = cv2.resize(read_image(GRACE), (144, 160), interpolation=cv2.INTER_AREA)
+    marked = tmp_path / "small.jpg"
+    cv2.imwrite(str(marked), Watermarker().mark(small), [cv2.IMWRITE_JPEG_QUALITY, 75])
+    code, out = check(str(marked), capsys)
+    assert code == 0, out
+    tiny = tmp_path / "tiny.png"
+    cv2.imwrite(str(tiny), cv2.resize(small, (100, 110), interpolation=cv2.INTER_AREA))
+    code, out = check(str(tiny), capsys)
+    assert code == 3, out
+    assert "too small to decide" in out
 
 
 @pytest.mark.parametrize("content", [b"", b"not an image at all", None])

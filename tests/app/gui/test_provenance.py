@@ -25,7 +25,7 @@ def _check(qtbot, path: Path) -> WatermarkCheckDialog:  # type: ignore[no-untype
     return dialog
 
 
-def test_the_check_dialog_says_marked_clean_or_unreadable(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_the_check_dialog_says_marked_clean_too_small_or_unreadable(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     marked = tmp_path / "marked.png"
     cv2.imwrite(str(marked), Watermarker().mark(read_image(GRACE)))
     dialog = _check(qtbot, marked)
@@ -33,6 +33,9 @@ def test_the_check_dialog_says_marked_clean_or_unreadable(qtbot, tmp_path: Path)
     assert "made with Fusecam" in dialog.verdict.text()
     assert "Fusecam v1" in dialog.details.toPlainText()
     assert _check(qtbot, GRACE).finished_text == "clean"
+    tiny = tmp_path / "tiny.png"
+    cv2.imwrite(str(tiny), cv2.resize(read_image(GRACE), (100, 110)))
+    assert _check(qtbot, tiny).finished_text == "too_small"
     broken = tmp_path / "broken.jpg"
     broken.write_bytes(b"no picture here")
     assert _check(qtbot, broken).finished_text == "unreadable"

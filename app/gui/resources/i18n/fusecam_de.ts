@@ -1372,6 +1372,10 @@ an: um sie auszuschalten, entferne unten das Häkchen, oder später unter
         <translation>Kein Fusecam-Wasserzeichen in {file} gefunden.</translation>
     </message>
     <message>
+        <source>{file} is too small to say whether it carries the watermark.</source>
+        <translation>{file} ist zu klein, um zu sagen, ob es das Wasserzeichen trägt.</translation>
+    </message>
+    <message>
         <source>{file} could not be read as an image or a video.</source>
         <translation>{file} konnte nicht als Bild oder Video gelesen werden.</translation>
     </message>
