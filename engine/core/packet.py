@@ -60,8 +60,9 @@ class FramePacket:
     # Selector stages ("swapper", "enhancer") that ran their built-in stage although the
     # settings asked for a neural one, and why (loading, missing, failed).
     fallbacks: dict[str, str] = field(default_factory=dict)
-    # The compositor saw this packet (blended or found nothing to blend). False on a
-    # packet only pass-through stages processed: the output guard's "starting".
+    # The compositor saw this packet (blended or found nothing to blend). False while
+    # the face stages are not installed yet (the app starts with none): the output
+    # guard's "starting".
     composited: bool = False
     steps: StepTimer = NO_STEPS
     # Set by the engine after the stages ran; None: never processed (treated as a miss).

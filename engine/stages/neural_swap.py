@@ -65,9 +65,7 @@ class NeuralSwapStage(Stage):
         )
 
     def process(self, packet: FramePacket, settings: EngineSettings) -> FramePacket:
-        swap = settings.swap
-        if not swap.enabled:
-            return packet
+        swap = settings.swap  # "swap off" is the selector's (engine/stages/select.py)
         swapped = 0
         missing: list[str] = []
         for face, key in assign_sources(packet.faces, swap):

@@ -90,6 +90,7 @@ class SwapperSelector(_Selector):
         return settings.swap.swapper != "builtin"
 
     def process(self, packet: FramePacket, settings: EngineSettings) -> FramePacket:
+        # The one "swap off" check: the swappers behind it render whenever asked.
         if not settings.swap.enabled or not packet.faces:
             packet.skip(self.name, "off" if not settings.swap.enabled else "no face")
             return packet

@@ -61,8 +61,7 @@ class SwapStage(Stage):
         self._detail.stop(timeout)
 
     def process(self, packet: FramePacket, settings: EngineSettings) -> FramePacket:
-        if not settings.swap.enabled:
-            return packet
+        # "Swap off" is the selector's to decide (engine/stages/select.py).
         self._take_detail(packet)
         seen = set()
         with packet.step("assign"):

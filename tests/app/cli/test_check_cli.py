@@ -101,7 +101,7 @@ def test_the_live_stream_url_is_checked(capsys: pytest.CaptureFixture[str]) -> N
     from engine.runtime.pipeline import Engine
     from engine.runtime.session import LiveSession
     from engine.sources import ImageSource
-    from engine.stages.passthrough import PassThrough
+    from tests.engine.stages.passthrough import PassThrough
 
     # Guard off: the camera frames themselves go out (labelled and marked, as any).
     settings = EngineSettings(output=OutputSettings(on_face_lost="off"))

@@ -213,16 +213,14 @@ def test_photos_of_one_person_average_and_are_cached(store: ModelStore, faces) -
     assert library.calls == ["biden"]  # embedded once, then cached
 
 
-def test_missing_source_and_disabled_swap_leave_faces_alone(store: ModelStore, faces) -> None:
+def test_a_missing_source_leaves_faces_alone(store: ModelStore, faces) -> None:
     frame, landmarks = faces["obama_1.jpg"]
     stage = _stage(store, Library({}))
     packet = FramePacket(1, 0, frame, faces=[Face(0, landmarks=landmarks), Face(1)])
     stage.process(packet, _settings(source_key="nobody", face_selection="all"))
     assert all(face.patch is None for face in packet.faces)
     assert packet.info["swapper"]["missing_sources"] == ["nobody", "nobody"]
-    packet = FramePacket(2, 0, frame, faces=[Face(0, landmarks=landmarks)])
-    stage.process(packet, _settings(source_key="nobody", enabled=False))
-    assert "swapper" not in packet.info
+    # (Swap off is the selector's: tests/engine/stages/test_contract.py.)
 
 
 def test_missing_model_names_the_fix(tmp_path: Path) -> None:

@@ -16,7 +16,7 @@ from engine.outputs.output_set import OutputConfig, OutputSet, RecordConfig
 from engine.runtime.pipeline import Engine
 from engine.runtime.session import LiveSession
 from engine.sources import DemoSource
-from engine.stages.passthrough import PassThrough
+from tests.engine.stages.passthrough import PassThrough
 
 
 class Arrivals:

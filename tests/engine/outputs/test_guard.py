@@ -23,9 +23,9 @@ from engine.outputs.output_set import OutputConfig
 from engine.runtime.pipeline import Engine
 from engine.runtime.session import LiveSession
 from engine.sources import DemoSource
-from engine.stages.passthrough import PassThrough
 from engine.watermark.detect import detect
 from engine.watermark.embed import Watermarker
+from tests.engine.stages.passthrough import PassThrough
 
 MS = 1_000_000
 SIZE = (96, 128)  # h, w

@@ -14,7 +14,7 @@ from engine.outputs.recorder import Recorder, RecorderError
 from engine.runtime.pipeline import Engine
 from engine.runtime.session import LiveSession
 from engine.sources import DemoSource
-from engine.stages.passthrough import PassThrough
+from tests.engine.stages.passthrough import PassThrough
 
 CountFrames = Callable[[Path], tuple[int, tuple[int, int] | None]]
 

@@ -20,7 +20,7 @@ from engine.outputs.stream import StreamConfig, StreamError, StreamServer, parse
 from engine.runtime.pipeline import Engine
 from engine.runtime.session import LiveSession
 from engine.sources import DemoSource
-from engine.stages.passthrough import PassThrough
+from tests.engine.stages.passthrough import PassThrough
 
 TOKEN = "s3cret-token_42"
 

@@ -17,7 +17,7 @@ from engine.outputs.stream.config import loopback_host_header
 from engine.runtime.pipeline import Engine
 from engine.runtime.session import LiveSession
 from engine.sources import DemoSource
-from engine.stages.passthrough import PassThrough
+from tests.engine.stages.passthrough import PassThrough
 
 TOKEN = "s3cret-token_42"
 

@@ -22,7 +22,7 @@ from engine.outputs.stream.ts import TS_CLOCK_HZ
 from engine.runtime.pipeline import Engine
 from engine.runtime.session import LiveSession
 from engine.sources import DemoSource
-from engine.stages.passthrough import PassThrough
+from tests.engine.stages.passthrough import PassThrough
 
 BITS, CELL_W, CELL_H = 16, 20, 24
 

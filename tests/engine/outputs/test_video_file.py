@@ -23,8 +23,8 @@ from engine.outputs.video_file import (
     check_video,
 )
 from engine.runtime.pipeline import Engine
-from engine.stages.passthrough import PassThrough
 from tests.engine.outputs.test_recorder import FPS, publish_frames
+from tests.engine.stages.passthrough import PassThrough
 
 CountFrames = Callable[[Path], tuple[int, tuple[int, int] | None]]
 

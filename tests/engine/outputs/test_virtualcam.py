@@ -29,7 +29,7 @@ from engine.outputs.virtualcam_help import driver_help, normalize_device
 from engine.runtime.pipeline import Engine
 from engine.runtime.session import LiveSession
 from engine.sources import DemoSource
-from engine.stages.passthrough import PassThrough
+from tests.engine.stages.passthrough import PassThrough
 
 SIZE = (320, 240)
 

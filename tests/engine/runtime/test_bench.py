@@ -11,7 +11,7 @@ import pytest
 from engine.runtime.bench import BenchConfig, format_table, run_bench
 from engine.sources import DemoSource
 from engine.sources.base import FrameSource
-from engine.stages.passthrough import PassThrough
+from tests.engine.stages.passthrough import PassThrough
 
 
 @pytest.fixture(scope="module")

@@ -16,7 +16,7 @@ from engine.core.settings import EngineSettings, OutputSettings
 from engine.core.stats import FrameStats, Summary
 from engine.runtime.pipeline import Engine, StageError
 from engine.stages.base import Stage
-from engine.stages.passthrough import PassThrough
+from tests.engine.stages.passthrough import PassThrough
 
 # Test stages: small real implementations of the Stage contract that record what they saw.
 

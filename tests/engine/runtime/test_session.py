@@ -17,7 +17,7 @@ from engine.runtime.pipeline import Engine
 from engine.runtime.session import LiveSession
 from engine.sources import DemoSource
 from engine.stages.base import Stage
-from engine.stages.passthrough import PassThrough
+from tests.engine.stages.passthrough import PassThrough
 
 SMALL = (96, 64)
 

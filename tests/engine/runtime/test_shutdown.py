@@ -16,7 +16,7 @@ from engine.runtime.pipeline import Engine
 from engine.runtime.session import LiveSession
 from engine.sources import DemoSource
 from engine.sources.base import FrameSource, SourceInfo
-from engine.stages.passthrough import PassThrough
+from tests.engine.stages.passthrough import PassThrough
 
 ENGINE_THREAD_PREFIXES = ("source-", "engine", "sink-")
 

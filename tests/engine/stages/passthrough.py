@@ -1,5 +1,6 @@
 """A stage that changes nothing: the engine, session and output tests' stand-in for the
-face stages. (The desktop app starts its session with no stages at all.)"""
+face stages. (The desktop app starts its session with no stages at all, so it is a test
+helper, not part of the engine.)"""
 
 from __future__ import annotations
 
