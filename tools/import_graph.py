@@ -27,7 +27,9 @@ END = "<!-- import-graph:end -->"
 PACKAGES = {
     "app.cli": "app/cli — argparse: run, swap, bench, check, models",
     "app.gui": "app/gui — Qt: window, widgets, controllers",
+    "engine.tools": "tools — bench, doctor, offline runs (fusecam swap)",
     "engine.runtime": "runtime — LiveSession, Engine thread, stage assembly, governor",
+    "engine.persist": "persist — the app's saved state (settings file)",
     "engine.outputs": "outputs — OutputSet, delay line, virtual camera, stream, recorder",
     "engine.sources": "sources — camera, video, image, demo",
     "engine.stages": "stages — Stage base and one thin wrapper per step",

@@ -1,5 +1,5 @@
 """`fusecam bench`: speed and memory of the live pipeline on a file or the demo, as a
-table and JSON (engine.runtime.bench runs and reports it)."""
+table and JSON (engine.tools.bench runs and reports it)."""
 
 from __future__ import annotations
 
@@ -80,9 +80,9 @@ def zoom_factor(text: str) -> float:
 
 def run(args: argparse.Namespace, settings: EngineSettings) -> int:
     from app.cli.run_settings import with_run_sources
-    from engine.runtime.bench import ENHANCER_MODES, BenchConfig, format_table, run_bench
     from engine.runtime.factory import build_stages
     from engine.swap.library import SourceLibrary
+    from engine.tools.bench import ENHANCER_MODES, BenchConfig, format_table, run_bench
 
     make_source(args, size=args.size).open()  # fail fast on a bad input, before timing
     library = SourceLibrary()

@@ -29,7 +29,7 @@ def add_parser(sub: Subparsers) -> None:
 
 
 def run(args: argparse.Namespace, settings: EngineSettings) -> int:
-    from engine.runtime.doctor import format_report, run_checks
+    from engine.tools.doctor import format_report, run_checks
 
     checks = run_checks(args.provider, args.port)
     print(format_report(checks))

@@ -23,9 +23,9 @@ from engine.core.settings import EngineSettings
 from engine.models.onnx import ModelLoadError
 from engine.outputs.recorder import RecorderError
 from engine.outputs.video_file import VideoWriteError
-from engine.runtime.offline import SwapFailed
 from engine.sources.base import SourceError
 from engine.swap.library import SourceFaceError
+from engine.tools.offline import SwapFailed
 
 # Errors with a message meant for the user: one line, non-zero exit, no traceback.
 USER_ERRORS: tuple[type[BaseException], ...] = (
@@ -85,7 +85,7 @@ def gui_blocked(args: argparse.Namespace) -> tuple[str, int] | None:
     status: no display (NO_DISPLAY_EXIT: `make run` ends there without an error), or X11
     libraries Qt needs are missing (2)."""
     from app.gui.display import NO_DISPLAY_EXIT, has_display, headless_hint
-    from engine.runtime import desktop_libs
+    from engine.tools import desktop_libs
 
     if not has_display() and args.screenshot is None:
         return headless_hint(), NO_DISPLAY_EXIT

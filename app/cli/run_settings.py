@@ -17,9 +17,9 @@ from pathlib import Path
 
 from app.cli.options import float_in
 from engine.core.settings import FACE_LOST_ACTIONS, EngineSettings
-from engine.runtime import settings_store
+from engine.persist import settings_store
+from engine.persist.settings_store import AppState, GalleryEntry
 from engine.runtime.factory import with_sources
-from engine.runtime.settings_store import AppState, GalleryEntry
 from engine.swap.library import SourceFaceError, SourceLibrary, content_key
 
 strength = float_in(0.0, 100.0, "a strength in 0..100 (%)")

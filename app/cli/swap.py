@@ -41,10 +41,10 @@ def add_parser(sub: Subparsers) -> None:
 
 def run(args: argparse.Namespace, settings: EngineSettings) -> int:
     from engine.runtime.factory import build_stages, with_sources
-    from engine.runtime.offline import is_image, swap_image, swap_video
     from engine.runtime.pipeline import Engine
     from engine.runtime.session import LiveSession
     from engine.swap.library import SourceLibrary
+    from engine.tools.offline import is_image, swap_image, swap_video
 
     # A bad target or output fails at once, before any model loads (and logs its
     # provider) and before anything is written.

@@ -18,7 +18,7 @@ from app.gui.i18n import install_translator
 from app.gui.main_window import MainWindow
 from app.gui.window_fit import DESIGN_SIZE
 from app.logs import Diagnostics
-from engine.runtime import settings_store
+from engine.persist import settings_store
 from engine.sources.base import FrameSource
 
 log = logging.getLogger(__name__)

@@ -47,7 +47,7 @@ from app.gui.window_layout import WindowLayout
 from app.gui.window_state import StateKeeper
 from app.gui.window_status import WindowStatus
 from engine.core.settings import EngineSettings
-from engine.runtime.settings_store import AppState
+from engine.persist.settings_store import AppState
 from engine.sources.base import FrameSource
 from engine.sources.choice import InputChoice, choice_for_source
 

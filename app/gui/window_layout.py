@@ -31,7 +31,7 @@ from app.gui.widgets.on_air import CORNER, OnAirBar
 from app.gui.widgets.outputs_panel import OutputsPanel
 from app.gui.widgets.preview import PreviewWidget
 from engine.core.settings import EngineSettings
-from engine.runtime.settings_store import AppState
+from engine.persist.settings_store import AppState
 
 DOCK_MIN_W = 290
 DOCK_W = 300  # a slider and its value fit; the preview takes the rest

@@ -17,8 +17,8 @@ from app.gui.controllers.gallery import GalleryController
 from app.gui.controllers.outputs import OutputsController
 from app.gui.i18n import tr
 from app.gui.window_layout import WindowLayout
-from engine.runtime import settings_store
-from engine.runtime.settings_store import AppState
+from engine.persist import settings_store
+from engine.persist.settings_store import AppState
 
 SAVE_DELAY_MS = 400
 

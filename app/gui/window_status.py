@@ -25,9 +25,9 @@ from app.gui.widgets.on_air import summary as on_air_summary
 from app.gui.window_layout import WindowLayout
 from app.logs import Diagnostics
 from engine.models.gpu import nvidia_gpu_present
-from engine.runtime.doctor import cpu_fallback_advice
 from engine.runtime.previews import MiniPreviewRenderer
 from engine.sources import CameraSource
+from engine.tools.doctor import cpu_fallback_advice
 
 HUD_INTERVAL_MS = 250
 

@@ -64,6 +64,9 @@ class FramePacket:
     # the face stages are not installed yet (the app starts with none): the output
     # guard's "starting".
     composited: bool = False
+    # "<stage>: <message>" when a stage raised on this packet (the engine catches it,
+    # drops `output` and runs no further stage); None when every stage ran.
+    error: str | None = None
     steps: StepTimer = NO_STEPS
     # Set by the engine after the stages ran; None: never processed (treated as a miss).
     check: SwapCheck | None = None

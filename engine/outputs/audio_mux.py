@@ -1,5 +1,5 @@
 """Putting a video's sound back: `fusecam swap` muxes the target's audio track into the
-finished video before it is checked and named (engine.runtime.offline; PyAV, FFmpeg's
+finished video before it is checked and named (engine.tools.offline; PyAV, FFmpeg's
 libraries).
 
 The audio packets are copied as they are (no re-encoding, no quality loss) when the output

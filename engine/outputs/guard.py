@@ -139,6 +139,7 @@ class OutputGuard(Publisher):
             timings_ms=packet.timings_ms,
             published_ns=packet.published_ns,
             info={**packet.info, "guard": decision},
+            error=packet.error,
             check=check,
         )
 

@@ -154,7 +154,7 @@ class Engine(Worker, Publisher):
     def _stage_failed(self, name: str, exc: Exception, packet: FramePacket) -> None:
         self.stage_errors += 1
         packet.output = None
-        packet.info["error"] = f"{name}: {exc}"
+        packet.error = f"{name}: {exc}"
         now = time.monotonic_ns()
         # One log line and callback per second at most: a broken stage must not flood.
         if now - self._last_error_log_ns > 1_000_000_000:

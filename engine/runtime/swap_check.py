@@ -61,7 +61,7 @@ def _miss(
     packet: FramePacket, faces: list[Face], settings: EngineSettings
 ) -> tuple[SwapMiss | None, Sequence[Face]]:
     """Why the swap missed (None: it did not) and which faces were left showing."""
-    if "error" in packet.info:
+    if packet.error is not None:
         return "stage_failed", faces
     if not packet.composited:
         return "starting", ()  # no face stages yet: nothing was looked for

@@ -98,6 +98,4 @@ class HandStage(Stage):
                 if hands and keep_hands(patch, hands, hands_settings.grow) is not None:
                     covered += 1
         packet.info["hands"] = {"found": len(hands), "over_faces": covered}
-        if hands:
-            packet.info["hand_landmarks"] = hands
         return packet

@@ -30,9 +30,9 @@ import numpy as np
 
 from engine.core.settings import EngineSettings
 from engine.runtime.factory import build_stages, with_sources
-from engine.runtime.offline import swap_image, swap_video
 from engine.runtime.pipeline import Engine
 from engine.swap.library import SourceFaceError, SourceLibrary
+from engine.tools.offline import swap_image, swap_video
 
 ROOT = Path(__file__).resolve().parents[2]
 TESTDATA = ROOT.parent / "shared" / "testdata"

@@ -23,7 +23,7 @@ from app.gui.widgets.gallery import FaceTile, GalleryPanel
 from engine.core.imageio import IMAGE_SUFFIXES
 from engine.core.paths import DEFAULT_SOURCE_FACE, SAMPLE_FACES_DIR
 from engine.core.settings import EngineSettings
-from engine.runtime.settings_store import GalleryEntry
+from engine.persist.settings_store import GalleryEntry
 
 log = logging.getLogger(__name__)
 

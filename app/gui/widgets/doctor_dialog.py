@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
 
 from app.gui.i18n import tr
 from engine.core.settings import ExecutionProvider
-from engine.runtime.doctor import format_report, run_checks
+from engine.tools.doctor import format_report, run_checks
 
 
 class DoctorDialog(QDialog):

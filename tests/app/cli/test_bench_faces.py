@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from app.cli.main import build_parser, main
-from engine.runtime.bench_clips import ClipError, write_cuts, write_side_by_side
+from engine.tools.bench_clips import ClipError, write_cuts, write_side_by_side
 
 
 def bench(argv: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:

@@ -16,7 +16,7 @@ from app.cli.main import build_parser, main
 from engine.core.imageio import write_image
 from engine.core.packet import FramePacket
 from engine.core.slots import LatestSlot
-from engine.runtime.profile_report import OTHER, stage_coverage
+from engine.tools.profile_report import OTHER, stage_coverage
 
 RED = (0, 0, 255)
 

@@ -14,8 +14,8 @@ from app.cli.main import build_parser, main
 from app.cli.run_settings import load_run_settings, with_run_sources
 from engine.core.settings import EngineSettings, OutputSettings, SwapSettings
 from engine.outputs.guard import card_for
-from engine.runtime import settings_store
-from engine.runtime.settings_store import AppState, GalleryEntry
+from engine.persist import settings_store
+from engine.persist.settings_store import AppState, GalleryEntry
 from engine.swap.library import SourceLibrary, content_key
 from engine.watermark.embed import Watermarker
 

@@ -19,7 +19,7 @@ from pyvirtualcam.camera import BACKENDS
 
 from app.gui.main_window import MainWindow
 from app.gui.qt_compat import guard_none_refcount
-from engine.runtime.settings_store import AppState
+from engine.persist.settings_store import AppState
 from engine.sources import DemoSource
 from engine.sources.base import FrameSource
 

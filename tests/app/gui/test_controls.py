@@ -8,8 +8,8 @@ from PySide6.QtWidgets import QCheckBox, QComboBox, QSlider, QSpinBox
 from engine.core.paths import DEMO_PORTRAIT
 from engine.core.settings import EngineSettings
 from engine.core.settings_paths import get_path
-from engine.runtime import settings_store
-from engine.runtime.settings_store import AppState
+from engine.persist import settings_store
+from engine.persist.settings_store import AppState
 from engine.sources.choice import InputChoice
 
 

@@ -13,7 +13,7 @@ from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent
 
 from engine.core.paths import DEFAULT_SOURCE_FACE, DEMO_PORTRAIT
-from engine.runtime.settings_store import AppState
+from engine.persist.settings_store import AppState
 from engine.sources import ImageSource
 from tests.conftest import TESTDATA_DIR
 

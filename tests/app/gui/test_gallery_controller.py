@@ -17,7 +17,7 @@ from app.gui.controllers.tasks import TaskRunner
 from app.gui.widgets.gallery import GalleryPanel
 from engine.core.paths import DEFAULT_SOURCE_FACE, SAMPLE_FACES_DIR
 from engine.core.settings import EngineSettings
-from engine.runtime.settings_store import GalleryEntry
+from engine.persist.settings_store import GalleryEntry
 from engine.swap.library import SourceLibrary
 
 GRACE = SAMPLE_FACES_DIR / "grace_hopper.jpg"

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from app.gui.controllers.outputs import default_record_dir, recording_path
-from engine.runtime import settings_store
+from engine.persist import settings_store
 
 CRASHED_THE_APP = {
     "port out of range": '{"version": 1, "notice_accepted": true, "stream_port": 99999999999}',

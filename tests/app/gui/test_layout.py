@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from PySide6.QtCore import QPoint, QRectF, Qt
 
-from engine.runtime import settings_store
-from engine.runtime.settings_store import AppState
+from engine.persist import settings_store
+from engine.persist.settings_store import AppState
 from engine.sources import DemoSource
 
 SMALL_WINDOW = (1024, 640)

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 import pytest
 
 from engine.core.paths import DEMO_PORTRAIT
-from engine.runtime.settings_store import AppState
+from engine.persist.settings_store import AppState
 from engine.sources.choice import InputChoice
 from tests.app.gui.conftest import SMALL
 

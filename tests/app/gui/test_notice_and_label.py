@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from engine.outputs.label import draw_label
-from engine.runtime.settings_store import AppState
+from engine.persist.settings_store import AppState
 
 
 def test_first_launch_shows_the_notice_without_blocking(qtbot, make_window, wait_ready) -> None:

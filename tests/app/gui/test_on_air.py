@@ -10,7 +10,7 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 
-from engine.runtime.settings_store import AppState
+from engine.persist.settings_store import AppState
 
 
 def _says(window, name: str, text: str) -> bool:  # type: ignore[no-untyped-def]

@@ -11,8 +11,8 @@ import pytest
 import pyvirtualcam
 import pyvirtualcam.camera
 
-from engine.runtime import settings_store
-from engine.runtime.settings_store import AppState
+from engine.persist import settings_store
+from engine.persist.settings_store import AppState
 
 
 def test_record_toggle_writes_a_video(qtbot, make_window, wait_ready, tmp_path: Path) -> None:

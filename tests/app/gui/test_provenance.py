@@ -12,7 +12,7 @@ from app import activity
 from app.gui.widgets.provenance import ActivityLogDialog, WatermarkCheckDialog
 from engine.core.imageio import read_image
 from engine.core.paths import SAMPLE_FACES_DIR
-from engine.runtime.settings_store import AppState
+from engine.persist.settings_store import AppState
 from engine.watermark.embed import Watermarker
 
 GRACE = SAMPLE_FACES_DIR / "grace_hopper.jpg"

@@ -11,7 +11,7 @@ from app.gui.widgets.doctor_dialog import DoctorDialog
 from app.logs import Diagnostics
 from engine.core.settings import EngineSettings, ModelSettings
 from engine.models import gpu
-from engine.runtime.settings_store import AppState
+from engine.persist.settings_store import AppState
 
 
 def test_the_dialog_shows_the_doctor_report(qtbot) -> None:

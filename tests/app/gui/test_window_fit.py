@@ -14,8 +14,8 @@ import cv2
 import pytest
 from PySide6.QtWidgets import QMainWindow
 
-from engine.runtime import settings_store
-from engine.runtime.settings_store import AppState
+from engine.persist import settings_store
+from engine.persist.settings_store import AppState
 from tests.app.cli.test_cli import fusecam_command
 from tests.conftest import REPO_ROOT
 

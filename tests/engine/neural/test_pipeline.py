@@ -66,7 +66,7 @@ def test_neural_stages_compose_with_the_pipeline(tmp_path: Path) -> None:
     frame = cv2.imread(str(faces[0]))
     packet = Engine(stages, settings).process(FramePacket(1, 0, frame))
 
-    assert "error" not in packet.info, packet.info.get("error")
+    assert packet.error is None, packet.error
     assert packet.info["swapper"]["swapped"] == 1 and packet.info["enhancer"]["enhanced"] == 1
     patch = packet.faces[0].patch
     assert patch is not None and packet.output is not None

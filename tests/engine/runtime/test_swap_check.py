@@ -53,7 +53,7 @@ def test_no_face_is_a_miss_with_nothing_located() -> None:
 
 def test_a_failed_stage_is_a_miss_even_with_patches() -> None:
     packet = _packet([_face(1, 20, True)])
-    packet.info["error"] = "enhancer: boom"
+    packet.error = "enhancer: boom"
     packet.output = None  # what the engine does on a failure
     check = check_swap(packet, SETTINGS)
     assert (check.swapped, check.miss) == (False, "stage_failed")

@@ -15,11 +15,11 @@ from engine.core.packet import FramePacket
 from engine.core.settings import EngineSettings, FaceSelection
 from engine.face.analyzer import FaceAnalyzer
 from engine.face.records import Face
-from engine.runtime.bench_clips import write_side_by_side
 from engine.runtime.factory import build_stages, with_sources
 from engine.runtime.pipeline import Engine
 from engine.stages.landmarks import LandmarkStage
 from engine.swap.library import SourceLibrary
+from engine.tools.bench_clips import write_side_by_side
 
 FRAMES = 4
 

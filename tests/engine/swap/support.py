@@ -68,7 +68,7 @@ def swap_frame(library: SourceLibrary, settings: EngineSettings, frame: Frame) -
     frame.flags.writeable = False
     engine = Engine(build_stages(settings, library=library), settings)
     packet = engine.process(FramePacket(0, time.monotonic_ns(), frame))
-    assert "error" not in packet.info, packet.info["error"]
+    assert packet.error is None, packet.error
     return packet
 
 

@@ -193,7 +193,7 @@ def test_frames_after_the_face_leaves_pass_through(library: SourceLibrary) -> No
     for index, frame in enumerate([face, empty, empty, face]):
         frame.flags.writeable = False
         packet = engine.process(FramePacket(index, time.monotonic_ns(), frame))
-        assert "error" not in packet.info, packet.info["error"]
+        assert packet.error is None, packet.error
         results.append(packet)
     assert results[0].output is not None and not np.array_equal(results[0].output, face)
     for packet in results[1:3]:

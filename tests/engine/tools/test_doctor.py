@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from engine.models import gpu, onnx
-from engine.runtime import doctor
+from engine.tools import doctor
 
 BUILD = gpu.ort_build()
 needs_cuda_build = pytest.mark.skipif(not BUILD.has_cuda, reason="onnxruntime has no CUDA")

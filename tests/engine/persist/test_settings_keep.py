@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.runtime import settings_store
-from engine.runtime.settings_store import AppState, SettingsNotSaved, load, save
+from engine.persist import settings_store
+from engine.persist.settings_store import AppState, SettingsNotSaved, load, save
 
 
 def _file(tmp_path: Path, data: dict) -> Path:

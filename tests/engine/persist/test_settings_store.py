@@ -7,8 +7,8 @@ import json
 from pathlib import Path
 
 from engine.core.settings import EngineSettings
-from engine.runtime import settings_store
-from engine.runtime.settings_store import AppState, GalleryEntry, load, save
+from engine.persist import settings_store
+from engine.persist.settings_store import AppState, GalleryEntry, load, save
 from engine.sources.choice import InputChoice
 
 

@@ -6,7 +6,7 @@ import gc
 
 from engine.core.packet import FramePacket
 from engine.core.profile import StepTimer
-from engine.runtime.bench_frames import FrameLog, FrameRecord, worst_frames
+from engine.tools.bench_frames import FrameLog, FrameRecord, worst_frames
 
 
 def record(frame_id: int, stages: dict[str, float], steps: dict[str, float]) -> FrameRecord:

@@ -13,12 +13,12 @@ from typing import Any
 from engine.core.packet import FramePacket
 from engine.core.settings import EngineSettings, EnhancerMode
 from engine.core.stats import StatsSnapshot, Summary
-from engine.runtime.bench_frames import WORST_FRAMES, FrameLog
 from engine.runtime.pipeline import Engine
-from engine.runtime.profile_report import format_profile, profile_rows
 from engine.runtime.session import LiveSession
 from engine.sources.base import FrameSource
 from engine.stages.base import Stage
+from engine.tools.bench_frames import WORST_FRAMES, FrameLog
+from engine.tools.profile_report import format_profile, profile_rows
 from engine.watermark.embed import Watermarker
 
 SourceFactory = Callable[[bool], FrameSource]  # argument: lockstep (max mode)

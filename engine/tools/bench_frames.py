@@ -24,7 +24,7 @@ import numpy as np
 from engine.core.packet import FramePacket
 from engine.core.profile import depth_of, parent_of
 from engine.core.stats import PROCESSING, Summary
-from engine.runtime import thread_cpu
+from engine.tools import thread_cpu
 
 WORST_FRAMES = 5
 

@@ -14,8 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.core.dataclass_json import to_json
-from engine.runtime import settings_store
-from engine.runtime.settings_store import AppState, GalleryEntry, SettingsNotSaved, load, save
+from engine.persist import settings_store
+from engine.persist.settings_store import AppState, GalleryEntry, SettingsNotSaved, load, save
 from engine.sources.choice import InputChoice
 
 ISSUE_FILES = {

@@ -23,8 +23,8 @@ from engine.models import gpu
 from engine.models.onnx import ModelLoadError, load_model
 from engine.outputs.stream.config import DEFAULT_PORT
 from engine.outputs.virtualcam_help import driver_help
-from engine.runtime import desktop_libs
 from engine.sources.devices import video_devices
+from engine.tools import desktop_libs
 
 Status = Literal["ok", "info", "warning", "problem"]
 PROBE_MODEL = "face_detection_short_range"  # bundled and small: loads in milliseconds

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from engine.runtime.bench import BenchConfig, format_table, run_bench
 from engine.sources import DemoSource
 from engine.sources.base import FrameSource
+from engine.tools.bench import BenchConfig, format_table, run_bench
 from tests.engine.stages.passthrough import PassThrough
 
 

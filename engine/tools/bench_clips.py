@@ -2,8 +2,8 @@
 alternate every `segment` frames, so the tracker loses the face and the detector must find
 the other one) and one with two faces in view (the clips side by side, for `--faces all`).
 
-    python -m engine.runtime.bench_clips cuts A.mp4 B.mp4 OUT.mp4 [--size 1280x720]
-    python -m engine.runtime.bench_clips side-by-side A.mp4 B.mp4 OUT.mp4
+    python -m engine.tools.bench_clips cuts A.mp4 B.mp4 OUT.mp4 [--size 1280x720]
+    python -m engine.tools.bench_clips side-by-side A.mp4 B.mp4 OUT.mp4
 """
 
 from __future__ import annotations
@@ -120,7 +120,7 @@ def write_side_by_side(
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m engine.runtime.bench_clips")
+    parser = argparse.ArgumentParser(prog="python -m engine.tools.bench_clips")
     parser.add_argument("kind", choices=("cuts", "side-by-side"))
     parser.add_argument("a", type=Path)
     parser.add_argument("b", type=Path)

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from engine.runtime import desktop_libs, doctor
+from engine.tools import desktop_libs, doctor
 
 linux_only = pytest.mark.skipif(sys.platform != "linux", reason="X11 libraries are Linux's")
 

@@ -93,9 +93,8 @@ class _Tally:
     def process(self, frame: Frame) -> FramePacket:
         frame.flags.writeable = False
         packet = self.engine.process(FramePacket(self.frames, time.monotonic_ns(), frame))
-        error = packet.info.get("error")
-        if error is not None:
-            raise SwapFailed(f"frame {self.frames + 1}: stage {error}; nothing was written")
+        if packet.error is not None:
+            raise SwapFailed(f"frame {self.frames + 1}: stage {packet.error}; nothing was written")
         self.frames += 1
         miss = packet.check.miss if packet.check is not None else None
         if miss == "no_face":

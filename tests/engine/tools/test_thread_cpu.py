@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from engine.runtime import thread_cpu
+from engine.tools import thread_cpu
 
 
 def burn(seconds: float) -> None:

@@ -1,0 +1,1 @@
+"""What outlives a run: the app's state on disk (settings_store)."""
