@@ -10,7 +10,8 @@ from engine.core.profile import NO_STEPS, StepTimer
 from engine.core.types import Frame
 
 # Why the swap did not happen on a frame (engine.runtime.swap_check decides):
-# "starting": the face stages are not running yet (the app builds them in the background);
+# "starting": the face stages are not running yet (the app builds them in the background,
+# their face models load in the background);
 # "stage_failed": a stage raised; "no_face": no face found (or the face was lost);
 # "swap_off": swapping is switched off; "no_source": no source face chosen or mapped;
 # "not_swapped": a face the swapper was asked to replace got no new face.
@@ -64,6 +65,10 @@ class FramePacket:
     # the face stages are not installed yet (the app starts with none): the output
     # guard's "starting".
     composited: bool = False
+    # The built-in face models were not in yet (loading, or their load failed: the
+    # detector's skip reason says which), so no face was looked for: a live packet
+    # passes through (engine/stages/face_models.py), the output guard's "starting".
+    face_models_loading: bool = False
     # "<stage>: <message>" when a stage raised on this packet (the engine catches it,
     # drops `output` and runs no further stage); None when every stage ran.
     error: str | None = None

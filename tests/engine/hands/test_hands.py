@@ -208,7 +208,7 @@ def test_palm_detector_runs_every_n_frames_while_the_hand_is_tracked(
 def pipeline(analyzer: FaceAnalyzer) -> tuple[list[Stage], EngineSettings]:
     library = SourceLibrary(analyzer)
     settings = with_sources(EngineSettings(), library)
-    return build_stages(settings, analyzer=analyzer, library=library), settings
+    return build_stages(settings, library=library), settings
 
 
 def _run(

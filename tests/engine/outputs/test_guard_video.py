@@ -141,7 +141,7 @@ def test_no_output_frame_shows_the_unswapped_face(clip) -> None:  # type: ignore
     frames, analyzer = clip
     library = SourceLibrary(analyzer)
     settings = with_sources(EngineSettings(), library)
-    stages = build_stages(settings, analyzer=analyzer, library=library)
+    stages = build_stages(settings, library=library)
     detect = stages[0]
     assert isinstance(detect, DetectStage)
     stages.insert(1, DropFaces(detect.tracker, set(DROPPED)))

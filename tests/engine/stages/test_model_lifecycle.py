@@ -24,7 +24,7 @@ def test_the_bundled_models_load_on_the_settings_provider() -> None:
     settings = EngineSettings(models=ModelSettings(provider="cpu"))
     stages = build_stages(settings)
     detect = next(s for s in stages if isinstance(s, DetectStage))
-    analyzer = detect.analyzer
+    analyzer = detect.models.wait(settings)
     for model in (analyzer.short.model, analyzer.full.model, analyzer.mesh.model):
         assert model.requested == ("CPUExecutionProvider",)
         assert _threads(model.session) == 1  # the small face models: one thread
