@@ -46,22 +46,20 @@ def build_stages(
     `settings.swap.source_key` (see `with_sources`).
     """
     provider = settings.models.provider
-    library = library or SourceLibrary(provider=provider)
+    library = shared_library = library or SourceLibrary(provider=provider)
     if source_faces:
         library.load_identity(source_faces)
     if models is None:
-        shared = library
-        # Loaded already (the source photos were read with them): the first frame
-        # needs no wait, and `fusecam run` swaps from its first frame.
+        # Loaded already (a source photo was read with them; an identity from the
+        # cache needs none): no thread, and the first frame needs no wait.
         models = (
             FaceModels.ready(library.analyzer)
             if library.analyzer_loaded
-            else FaceModels(lambda: shared.analyzer)
+            else FaceModels(lambda: shared_library.analyzer)
         )
     models.start(settings)
     tracker = FaceTracker()
     fitter = FaceFitter()
-    shared_library = library
     return [
         DetectStage(models, tracker),
         LandmarkStage(models, tracker),

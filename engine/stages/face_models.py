@@ -26,6 +26,8 @@ _WAIT_S = 60.0  # four small bundled models; a cold disk on a slow machine
 
 
 class FaceModels:
+    """One set of bundled face models, loading or loaded (thread-safe to read)."""
+
     def __init__(self, load: Callable[[], FaceAnalyzer]) -> None:
         """`load` builds the analyzer on the loader thread; `start` begins it."""
         self._loader: BackgroundLoader[FaceAnalyzer] = BackgroundLoader(
@@ -57,22 +59,26 @@ class FaceModels:
             return self._analyzer
         if not packet.live:
             return self.wait(settings)
-        self._analyzer, reason = self._loader.get(_KEY, settings)
-        if self._analyzer is None:
+        analyzer, reason = self._loader.get(_KEY, settings)
+        if analyzer is None:
             return reason or LOADING
-        return self._analyzer
+        # Only ever set, never cleared: `wait` on another thread may set it too.
+        self._analyzer = analyzer
+        return analyzer
 
     def wait(self, settings: EngineSettings) -> FaceAnalyzer:
         """Block until loaded (offline runs, `prepare`, the app's build task)."""
-        if self._analyzer is None:
+        analyzer = self._analyzer
+        if analyzer is None:
             reason = self._loader.wait(_KEY, settings, _WAIT_S)
             if reason == LOADING:
                 raise ModelLoadError(f"the face models did not load within {_WAIT_S:.0f} s")
             if reason is not None:
                 raise ModelLoadError(f"face models: {reason}")
-            self._analyzer = self._loader.get(_KEY, settings)[0]
-        assert self._analyzer is not None
-        return self._analyzer
+            analyzer = self._loader.get(_KEY, settings)[0]
+            assert analyzer is not None  # no reason: loaded
+            self._analyzer = analyzer
+        return analyzer
 
     def providers(self) -> tuple[str, ...]:
         return self._analyzer.providers if self._analyzer is not None else ()

@@ -144,7 +144,7 @@ def test_the_stages_load_the_librarys_models_on_the_loader_thread() -> None:
 
 
 def test_models_loaded_already_serve_the_first_live_frame() -> None:
-    """`fusecam run` reads the source photos first: its first frame must not wait."""
+    """A library that read a source photo has its models: no thread, no wait."""
     settings, library = _sourced()
     stages = build_stages(settings, library=library)
     assert _detector(stages).models.analyzer is library.analyzer
