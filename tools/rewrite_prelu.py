@@ -34,6 +34,8 @@ import onnx
 import onnxruntime as ort
 from onnx import helper, numpy_helper
 
+from engine.models.onnx import session_options
+
 MODELS_DIR = Path(__file__).resolve().parent.parent / "engine" / "resources" / "models"
 MANIFEST = MODELS_DIR / "manifest.json"
 # Largest output change allowed, relative to the output's own range (float rounding only).
@@ -89,11 +91,7 @@ def rewrite_checked(before: bytes) -> tuple[bytes, int, float]:
 
 
 def _session(data: bytes) -> ort.InferenceSession:
-    options = ort.SessionOptions()
-    options.intra_op_num_threads = 1
-    options.inter_op_num_threads = 1
-    options.log_severity_level = 3
-    return ort.InferenceSession(data, options, providers=["CPUExecutionProvider"])
+    return ort.InferenceSession(data, session_options(), providers=["CPUExecutionProvider"])
 
 
 def _inputs(session: ort.InferenceSession, seed: int) -> dict[str, np.ndarray]:

@@ -32,7 +32,7 @@ from engine.outputs.delay import MAX_DELAY_MS
 from engine.outputs.output_set import OUTPUT_ERRORS, OutputConfig, OutputSet, RecordConfig
 from engine.outputs.stream import StreamConfig, StreamError, parse_endpoint
 from engine.outputs.virtualcam import VirtualCamConfig
-from engine.runtime.factory import build_stages
+from engine.runtime.factory import build_stages, wait_for_face_models
 from engine.runtime.governor import GovernorStatus
 from engine.runtime.pipeline import Engine
 from engine.runtime.session import LiveSession
@@ -330,7 +330,11 @@ def _open_session(
     settings, notes = with_run_sources(settings, library, args.source or (), saved.gallery)
     for note in (*saved.messages, *notes):
         print(f"fusecam: {note}", file=sys.stderr)
-    engine = Engine(build_stages(settings, library=library), settings, on_error=_report_error)
+    stages = build_stages(settings, library=library)
+    # Headless, nothing shows while the models load: the run starts once they are in
+    # (loaded on their own thread), so its first frame is already swapped.
+    wait_for_face_models(stages, settings)
+    engine = Engine(stages, settings, on_error=_report_error)
     return LiveSession(engine, source, on_error=_report_error), library
 
 

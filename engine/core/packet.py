@@ -10,12 +10,35 @@ from engine.core.profile import NO_STEPS, StepTimer
 from engine.core.types import Frame
 
 # Why the swap did not happen on a frame (engine.runtime.swap_check decides):
-# "starting": the face stages are not running yet (the app builds them in the background);
+# "starting": the face stages are not running yet (the app builds them in the background,
+# their face models load in the background);
 # "stage_failed": a stage raised; "no_face": no face found (or the face was lost);
 # "swap_off": swapping is switched off; "no_source": no source face chosen or mapped;
 # "not_swapped": a face the swapper was asked to replace got no new face.
 SwapMiss = Literal["starting", "stage_failed", "no_face", "swap_off", "no_source", "not_swapped"]
 Box = tuple[int, int, int, int]  # x0, y0, x1, y1 frame pixels
+# What the output guard handed the outputs for a packet (engine.outputs.guard): the
+# swapped frame, the last swapped one held, a covered (blurred, pixelated) frame, the
+# placeholder card, or the raw frame (the guard switched off).
+GuardDecision = Literal["swapped", "held", "covered", "card", "raw"]
+
+
+@dataclass(frozen=True, slots=True)
+class NeuralRun:
+    """What a neural stage (swapper, enhancer) did on a packet, for stats and tests."""
+
+    model: str  # the model's name (the enhancer's: its label)
+    faces: int  # faces it gave a new patch (swapped) or restored
+    missing_sources: tuple[str, ...] = ()  # swapper: source keys that had no latent
+    user_supplied: bool = False  # enhancer: a model the user registered
+
+
+@dataclass(frozen=True, slots=True)
+class HandsSeen:
+    """What the hand stage found on a packet where it ran."""
+
+    found: int  # hands tracked in the frame
+    over_faces: int  # face patches a hand now keeps its pixels in
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,8 +73,9 @@ class FramePacket:
     faces: list[Any] = field(default_factory=list)
     timings_ms: dict[str, float] = field(default_factory=dict)
     published_ns: int = 0
-    # Free-form per-stage facts (tracking state, detector calls…) for stats and overlays.
-    info: dict[str, Any] = field(default_factory=dict)
+    # The engine's time for all the stages (set after they ran): stats, the quality
+    # governor and the benchmark read it.
+    processing_ms: float = 0.0
     # Stages that did not run this frame, and why ("tracking", "off", "no face").
     skipped: dict[str, str] = field(default_factory=dict)
     # The detector looked for faces in this very frame (not only tracked them): the
@@ -64,6 +88,20 @@ class FramePacket:
     # the face stages are not installed yet (the app starts with none): the output
     # guard's "starting".
     composited: bool = False
+    # The swapper rendered the faces' region at this scale (`quality.internal_scale`,
+    # below 1); None at full size.
+    internal_scale: float | None = None
+    # What the neural swapper and enhancer did, when they ran (None: they did not).
+    neural_swap: NeuralRun | None = None
+    neural_enhance: NeuralRun | None = None
+    # What the hand stage found, when it ran.
+    hands: HandsSeen | None = None
+    # The output guard's packet for the outputs says what it made of the frame.
+    guard: GuardDecision | None = None
+    # The built-in face models were not in yet (loading, or their load failed: the
+    # detector's skip reason says which), so no face was looked for: a live packet
+    # passes through (engine/stages/face_models.py), the output guard's "starting".
+    face_models_loading: bool = False
     # "<stage>: <message>" when a stage raised on this packet (the engine catches it,
     # drops `output` and runs no further stage); None when every stage ran.
     error: str | None = None

@@ -41,6 +41,29 @@ def neural_threads() -> int:
     return max(1, min(4, usable or 1))
 
 
+def session_options(threads: int = 1) -> ort.SessionOptions:
+    """The one session policy: every onnxruntime session (the app's models through
+    `load_model`, the developer tools' and tests' checks of converted graphs) is made
+    with these options, so a model runs alike wherever it runs.
+
+    Thread counts are chosen for the smallest machine the app must serve live: two
+    cores, shared with OBS (or the meeting app) encoding the stream, plus capture and
+    the sinks. `threads` intra-op threads: 1, the default, for the small face and hand
+    models (1–5 ms a run: measured 3.2 ms with one thread against 5.2 ms with two on 2
+    cores, where the pool's hand-off costs more than the split saves, and a core stays
+    free for capture, the sinks and OBS); the neural models pass `neural_threads()` (a
+    run of tens to hundreds of ms that the engine thread waits on: it may use the cores
+    while it lasts). One inter-op thread: the graphs run sequentially, and a second
+    pool would only add idle threads competing with OBS.
+    """
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = threads
+    options.inter_op_num_threads = 1
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    options.log_severity_level = 3
+    return options
+
+
 class ModelLoadError(RuntimeError):
     """A model file is missing, corrupt or cannot be run; the message says which and how."""
 
@@ -94,14 +117,6 @@ def load_model(
     label = name or path.stem
     if not path.is_file():
         raise ModelLoadError(f"model {label!r}: file {path} is missing")
-    options = ort.SessionOptions()
-    # The face models are small: one intra-op thread runs them fastest here (measured 3.2 ms
-    # vs 5.2 ms with two on 2 cores) and leaves a core for capture and the sinks. The
-    # neural models ask for more (`neural_threads`).
-    options.intra_op_num_threads = threads or 1
-    options.inter_op_num_threads = 1
-    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-    options.log_severity_level = 3
     wanted = requested_providers(provider)
     if wanted[0] in ("CUDAExecutionProvider", "TensorrtExecutionProvider"):
         preload_cuda_libraries()
@@ -109,7 +124,9 @@ def load_model(
     # missing; we report the fallback ourselves, once per model, in one line.
     ort.set_default_logger_severity(4)
     try:
-        session = ort.InferenceSession(str(path), sess_options=options, providers=wanted)
+        session = ort.InferenceSession(
+            str(path), sess_options=session_options(threads or 1), providers=wanted
+        )
     except Exception as exc:  # onnxruntime raises several unrelated types for bad files
         raise ModelLoadError(
             f"model {label!r}: {path} cannot be loaded ({exc.__class__.__name__}: "

@@ -28,19 +28,16 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal
 
 import numpy as np
 
 from engine.core.listeners import Publisher
-from engine.core.packet import FramePacket, SwapCheck, SwapMiss
+from engine.core.packet import FramePacket, GuardDecision, SwapCheck, SwapMiss
 from engine.core.settings import OutputSettings
 from engine.core.types import Frame
 from engine.outputs.base import FrameFeed
 from engine.outputs.cover import CoverKind, cover_boxes, cover_frame, placeholder_card
 from engine.outputs.stamp import Stamp
-
-Decision = Literal["swapped", "held", "covered", "card", "raw"]
 
 _NOT_PROCESSED = SwapCheck(False, "starting")
 
@@ -64,9 +61,9 @@ def card_for(size: tuple[int, int], miss: SwapMiss | None) -> Frame:
 
 @dataclass(frozen=True, slots=True)
 class GuardStatus:
-    decision: Decision | None  # for the last frame handed on; None before the first
+    decision: GuardDecision | None  # for the last frame handed on; None before the first
     miss: SwapMiss | None  # why, when it was not a swapped frame
-    counts: dict[Decision, int]
+    counts: dict[GuardDecision, int]
     cost_ms: float  # the last frame's guard time
 
 
@@ -82,8 +79,8 @@ class OutputGuard(Publisher):
         self._lock = threading.Lock()  # start/stop from any thread
         self._subscribed = False
         self._good: FramePacket | None = None  # the last swapped packet
-        self._last: tuple[Decision, SwapMiss | None] | None = None
-        self._counts: dict[Decision, int] = dict.fromkeys(
+        self._last: tuple[GuardDecision, SwapMiss | None] | None = None
+        self._counts: dict[GuardDecision, int] = dict.fromkeys(
             ("swapped", "held", "covered", "card", "raw"), 0
         )
         self._cost_ms = 0.0
@@ -138,14 +135,15 @@ class OutputGuard(Publisher):
             faces=packet.faces,
             timings_ms=packet.timings_ms,
             published_ns=packet.published_ns,
-            info={**packet.info, "guard": decision},
+            processing_ms=packet.processing_ms,
+            guard=decision,
             error=packet.error,
             check=check,
         )
 
     def _decide(
         self, packet: FramePacket, check: SwapCheck, settings: OutputSettings
-    ) -> tuple[Decision, Frame]:
+    ) -> tuple[GuardDecision, Frame]:
         action = settings.on_face_lost
         if action == "off":
             return "raw", packet.result

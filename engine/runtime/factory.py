@@ -8,13 +8,13 @@ from pathlib import Path
 
 from engine.core.paths import DEFAULT_SOURCE_FACE
 from engine.core.settings import EngineSettings
-from engine.face.analyzer import FaceAnalyzer
 from engine.face.fit import FaceFitter
 from engine.face.tracker import FaceTracker
 from engine.stages.base import Stage
 from engine.stages.composite import CompositeStage
 from engine.stages.detect import DetectStage
 from engine.stages.enhance_builtin import BuiltinEnhanceStage
+from engine.stages.face_models import FaceModels
 from engine.stages.fit import FitStage
 from engine.stages.hands import HandStage
 from engine.stages.landmarks import LandmarkStage
@@ -30,29 +30,39 @@ from engine.swap.renderer import FaceRenderer
 def build_stages(
     settings: EngineSettings,
     source_faces: Sequence[Path] = (),
-    analyzer: FaceAnalyzer | None = None,
+    models: FaceModels | None = None,
     library: SourceLibrary | None = None,
 ) -> list[Stage]:
     """The live pipeline: detect-or-track → mesh → fit → swap → enhance → composite →
-    overlay, with the bundled models on `settings.models.provider`. Neural swapper,
-    enhancer and the hand models load in the background when the settings ask for them.
-    (The "SYNTHETIC" label is the outputs' own: engine.outputs.guard.)
+    overlay. Quick: no model loads here. The bundled face models are the library's
+    (`models`, if given, instead), on `settings.models.provider` for a library made
+    here; unless they are loaded already they load in the background from now on
+    (stages/face_models.py), like the neural swapper, enhancer and hand models, which
+    load when the settings ask for them. (The "SYNTHETIC" label is the outputs' own:
+    engine.outputs.guard.)
 
-    `source_faces`, if given, are loaded into the library (so their keys resolve);
-    which one is active is `settings.swap.source_key` (see `with_sources`).
+    `source_faces`, if given, are loaded into the library (so their keys resolve; that
+    reads the photos with the face models, here and now); which one is active is
+    `settings.swap.source_key` (see `with_sources`).
     """
     provider = settings.models.provider
-    if analyzer is None:
-        analyzer = library.analyzer if library is not None else FaceAnalyzer.bundled(provider)
-    library = library or SourceLibrary(analyzer)
+    library = shared_library = library or SourceLibrary(provider=provider)
     if source_faces:
         library.load_identity(source_faces)
+    if models is None:
+        # Loaded already (a source photo was read with them; an identity from the
+        # cache needs none): no thread, and the first frame needs no wait.
+        models = (
+            FaceModels.ready(library.analyzer)
+            if library.analyzer_loaded
+            else FaceModels(lambda: shared_library.analyzer)
+        )
+    models.start(settings)
     tracker = FaceTracker()
     fitter = FaceFitter()
-    shared_library = library
     return [
-        DetectStage(analyzer, tracker),
-        LandmarkStage(analyzer, tracker),
+        DetectStage(models, tracker),
+        LandmarkStage(models, tracker),
         FitStage(fitter),
         SwapperSelector(
             SwapStage(library, FaceRenderer(fitter)),
@@ -73,6 +83,15 @@ def with_sources(
     paths = list(source_faces) or [DEFAULT_SOURCE_FACE]
     key = library.load_identity(paths).key
     return dataclasses.replace(settings, swap=dataclasses.replace(settings.swap, source_key=key))
+
+
+def wait_for_face_models(stages: Sequence[Stage], settings: EngineSettings) -> None:
+    """Block until the stages' face models have loaded (ModelLoadError if they cannot):
+    the app's build task waits here, off the GUI and engine threads, to report ready
+    stages and their providers, or why they cannot start."""
+    for stage in stages:
+        if isinstance(stage, DetectStage):
+            stage.models.wait(settings)
 
 
 def providers_of(stages: Sequence[Stage]) -> list[str]:

@@ -316,7 +316,7 @@ class EngineGovernor:
     def observe(self, packet: FramePacket) -> bool:
         """Called on the engine thread after each publish; True when the step changed
         (the engine then derives its effective settings again)."""
-        processing = float(packet.info.get("processing_ms", 0.0))
+        processing = packet.processing_ms
         latency = (packet.published_ns - packet.capture_ns) / 1e6
         now = self._clock()
         with self._lock:

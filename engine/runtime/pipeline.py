@@ -146,7 +146,7 @@ class Engine(Worker, Publisher):
                         steps.cpu_ms[stage.name] = (time.thread_time_ns() - c0) / 1e6
         steps.begin(ENGINE_STEPS)
         packet.check = check_swap(packet, settings)  # what the output guard reads
-        packet.info["processing_ms"] = (time.perf_counter_ns() - started) / 1e6
+        packet.processing_ms = (time.perf_counter_ns() - started) / 1e6
         if steps.enabled:
             steps.cpu_ms[PROCESSING] = (time.thread_time_ns() - cpu_started) / 1e6
         return packet
@@ -172,7 +172,7 @@ class Engine(Worker, Publisher):
             self.output.publish(packet)
             self.frames_published += 1
         t0 = time.perf_counter_ns()
-        self.stats.record(packet, float(packet.info.get("processing_ms", 0.0)))
+        self.stats.record(packet, packet.processing_ms)
         self.stats.set_dropped(self.input.drops)
         if self.governor.observe(packet):
             with self._settings_lock:

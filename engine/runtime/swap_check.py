@@ -63,8 +63,8 @@ def _miss(
     """Why the swap missed (None: it did not) and which faces were left showing."""
     if packet.error is not None:
         return "stage_failed", faces
-    if not packet.composited:
-        return "starting", ()  # no face stages yet: nothing was looked for
+    if not packet.composited or packet.face_models_loading:
+        return "starting", ()  # no face stages or models yet: nothing was looked for
     if not faces:
         return "no_face", ()
     if not settings.swap.enabled:

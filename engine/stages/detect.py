@@ -7,35 +7,44 @@ from typing import ClassVar
 from engine.core.packet import FramePacket
 from engine.core.settings import EngineSettings
 from engine.core.types import Frame
-from engine.face.analyzer import FaceAnalyzer, usable_frame
+from engine.face.analyzer import usable_frame
 from engine.face.background import BackgroundDetector, DetectionJob
 from engine.face.records import Detection, Face
 from engine.face.tracker import FaceTracker
 from engine.stages.base import Stage
+from engine.stages.face_models import FaceModels
 
 
 class DetectStage(Stage):
     """Live, the periodic refresh while every face is tracked runs on a background thread
     (engine/face/background.py) and its faces join a frame or two later; offline it runs
-    in place, so that the same input always gives the same output."""
+    in place, so that the same input always gives the same output. Until the face
+    models have loaded (stages/face_models.py) a live frame passes through, "loading"."""
 
     name: ClassVar[str] = "detector"
 
-    def __init__(self, analyzer: FaceAnalyzer, tracker: FaceTracker) -> None:
-        self.analyzer = analyzer
+    def __init__(self, models: FaceModels, tracker: FaceTracker) -> None:
+        """`models` (shared with the landmarker) may still be loading; this stage owns
+        their loader: `prepare` waits for it, `close` joins it."""
+        self.models = models
         self.tracker = tracker
-        self._background = BackgroundDetector(analyzer)
+        self._background: BackgroundDetector | None = None  # made once the models are in
+
+    def prepare(self, settings: EngineSettings) -> None:
+        self.models.wait(settings)
 
     def providers(self) -> tuple[str, ...]:
-        return self.analyzer.providers
+        return self.models.providers()
 
     def close(self, timeout: float = 2.0) -> None:
-        self._background.stop(timeout)
+        self.models.stop(timeout)
+        if self._background is not None:
+            self._background.stop(timeout)
 
     @property
     def refreshing(self) -> bool:
         """A detection started by a live frame is still running in the background."""
-        return self._background.busy
+        return self._background is not None and self._background.busy
 
     def process(self, packet: FramePacket, settings: EngineSettings) -> FramePacket:
         frame = packet.frame
@@ -44,6 +53,15 @@ class DetectStage(Stage):
             packet.faces = []
             packet.skip(self.name, "no image")
             return packet
+        analyzer = self.models.get(packet, settings)
+        if isinstance(analyzer, str):
+            # A live frame while the face models load: it passes through unprocessed.
+            packet.faces = []
+            packet.face_models_loading = True
+            packet.skip(self.name, analyzer)
+            return packet
+        if self._background is None:
+            self._background = BackgroundDetector(analyzer)
         self.tracker.begin_frame()
         self._take_background(packet, settings)
         detected = False
@@ -54,7 +72,7 @@ class DetectStage(Stage):
             packet.skip(self.name, "background")
         else:
             with packet.step("detect"):
-                detections = self.analyzer.detect(frame, settings.detection, packet.steps)
+                detections = analyzer.detect(frame, settings.detection, packet.steps)
             with packet.step("match"):
                 self._add(detections, frame, settings)
             detected = True
@@ -71,6 +89,7 @@ class DetectStage(Stage):
 
     def _start_background(self, packet: FramePacket, settings: EngineSettings) -> bool:
         job = DetectionJob(packet.frame, settings.detection, self.tracker.epoch)
+        assert self._background is not None  # made before any frame is detected on
         if not self._background.submit(job):
             return False  # the last one is still running: detect here, as offline
         self.tracker.refresh_started()
@@ -79,6 +98,7 @@ class DetectStage(Stage):
     def _take_background(self, packet: FramePacket, settings: EngineSettings) -> None:
         """Faces a finished background detection found, unless the tracks changed since
         it started (a detection here, a reset), the frame size or the settings did."""
+        assert self._background is not None
         result = self._background.take()
         if result is None:
             return

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import ClassVar
 
-from engine.core.packet import FramePacket
+from engine.core.packet import FramePacket, HandsSeen
 from engine.core.settings import EngineSettings, ExecutionProvider
 from engine.face.analyzer import usable_frame
 from engine.hands.occlusion import keep_hands, load_hand_tracker, options_of
@@ -97,5 +97,5 @@ class HandStage(Stage):
             for patch in patches:
                 if hands and keep_hands(patch, hands, hands_settings.grow) is not None:
                     covered += 1
-        packet.info["hands"] = {"found": len(hands), "over_faces": covered}
+        packet.hands = HandsSeen(found=len(hands), over_faces=covered)
         return packet

@@ -11,30 +11,36 @@ from engine.face.records import Face
 from engine.face.roi import roi_from_detection, roi_from_landmarks
 from engine.face.tracker import FaceTracker
 from engine.stages.base import Stage
+from engine.stages.face_models import FaceModels
 
 
 class LandmarkStage(Stage):
     name: ClassVar[str] = "landmarker"
 
-    def __init__(self, analyzer: FaceAnalyzer, tracker: FaceTracker) -> None:
-        self.analyzer = analyzer
-        self.mesh = analyzer.mesh
+    def __init__(self, models: FaceModels, tracker: FaceTracker) -> None:
+        """`models`: the detector's (it loads them; a face reaches this stage only once
+        they are in)."""
+        self.models = models
         self.tracker = tracker
 
     def providers(self) -> tuple[str, ...]:
-        return self.analyzer.providers
+        return self.models.providers()
 
     def process(self, packet: FramePacket, settings: EngineSettings) -> FramePacket:
         if not packet.faces:
             packet.skip(self.name, "no face")
             return packet
-        kept = self._mesh(packet, packet.faces, settings)
+        analyzer = self.models.get(packet, settings)
+        if isinstance(analyzer, str):
+            packet.skip(self.name, analyzer)
+            return packet
+        kept = self._mesh(packet, analyzer, packet.faces, settings)
         if not kept and not self.tracker.tracks and not packet.detector_ran:
             # Every tracked face slipped out of its crop (a jump, a cut): look for them
             # again in this frame rather than showing the unswapped face for a frame.
             frame = packet.frame
             with packet.step("redetect"):
-                detections = self.analyzer.detect(frame, settings.detection, packet.steps)
+                detections = analyzer.detect(frame, settings.detection, packet.steps)
                 self.tracker.add_detections(
                     detections,
                     (frame.shape[1], frame.shape[0]),
@@ -43,7 +49,7 @@ class LandmarkStage(Stage):
                 )
             packet.detector_ran = True
             fresh = [Face(t.track_id, t.detection) for t in self.tracker.tracks]
-            kept = self._mesh(packet, fresh, settings)
+            kept = self._mesh(packet, analyzer, fresh, settings)
         packet.faces = kept
         return packet
 
@@ -53,7 +59,13 @@ class LandmarkStage(Stage):
         refine the others' for nothing."""
         return not kept or settings.swap.face_selection != "main"
 
-    def _mesh(self, packet: FramePacket, faces: list[Face], settings: EngineSettings) -> list[Face]:
+    def _mesh(
+        self,
+        packet: FramePacket,
+        analyzer: FaceAnalyzer,
+        faces: list[Face],
+        settings: EngineSettings,
+    ) -> list[Face]:
         t_s = packet.capture_ns / 1e9
         threshold = settings.tracking.presence_threshold
         by_id = {t.track_id: t for t in self.tracker.tracks}
@@ -68,12 +80,12 @@ class LandmarkStage(Stage):
                 if fresh and track.detection
                 else self.tracker.predicted_roi(track)
             )
-            result = self.mesh.run(packet.frame, roi, packet.steps)
+            result = analyzer.mesh.run(packet.frame, roi, packet.steps)
             if fresh and result.presence >= threshold:
                 # First frame of a track: a second pass around the mesh itself, so the
                 # face starts as well cropped as a tracked one.
                 roi = roi_from_landmarks(result.landmarks)
-                result = self.mesh.run(packet.frame, roi, packet.steps)
+                result = analyzer.mesh.run(packet.frame, roi, packet.steps)
             if result.presence < threshold:
                 self.tracker.drop(track)
                 continue
@@ -87,7 +99,7 @@ class LandmarkStage(Stage):
                 face.landmarks, face.irises = smoothed, None
             else:
                 with packet.step("eyes"):
-                    face.landmarks, face.irises = self.analyzer.refine_eyes(
+                    face.landmarks, face.irises = analyzer.refine_eyes(
                         packet.frame, smoothed, packet.steps
                     )
             face.presence = result.presence

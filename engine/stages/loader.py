@@ -33,9 +33,17 @@ class BackgroundLoader(Generic[Loaded]):
     """Builds `Loaded` (a stage, a tracker) once per configuration key on a named
     background thread (`load-<name>`)."""
 
-    def __init__(self, name: str, build: Callable[[EngineSettings], Loaded]) -> None:
+    def __init__(
+        self,
+        name: str,
+        build: Callable[[EngineSettings], Loaded],
+        loading: str | None = None,
+    ) -> None:
+        """`loading`: the reason `get` gives until the load is done (default: "<name>
+        model is loading")."""
         self.name = name
         self._build = build
+        self._loading = loading or f"{name} model is loading"
         self._lock = threading.Lock()
         self._key: Hashable | None = None
         self._worker: _LoadWorker[Loaded] | None = None
@@ -52,7 +60,7 @@ class BackgroundLoader(Generic[Loaded]):
             return worker.result, None
         if worker.error is not None:
             return None, str(worker.error)
-        return None, f"{self.name} model is loading"
+        return None, self._loading
 
     def stop(self, timeout: float = 2.0) -> None:
         if self._worker is not None:

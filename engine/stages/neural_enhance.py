@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from engine.core.packet import FramePacket
+from engine.core.packet import FramePacket, NeuralRun
 from engine.core.settings import EngineSettings
 from engine.models.store import ModelStore
 from engine.neural.loading import RestorerModel, load_restorer
@@ -36,10 +36,7 @@ class NeuralEnhanceStage(Stage):
             restore_face(restorer, packet.frame, face, strength, packet.steps)
             for face in packet.faces
         )
-        packet.info["enhancer"] = {
-            "kind": "neural",
-            "model": self.model.label,
-            "user_supplied": self.model.user_supplied,
-            "enhanced": enhanced,
-        }
+        packet.neural_enhance = NeuralRun(
+            self.model.label, enhanced, user_supplied=self.model.user_supplied
+        )
         return packet

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import ClassVar, Protocol
 
-from engine.core.packet import FramePacket
+from engine.core.packet import FramePacket, NeuralRun
 from engine.core.settings import EngineSettings
 from engine.core.types import F32
 from engine.models.store import ModelStore
@@ -84,10 +84,7 @@ class NeuralSwapStage(Stage):
             if patch is not None:
                 face.patch = patch
                 swapped += 1
-        packet.info["swapper"] = {
-            "kind": "neural",
-            "model": self.models.swapper_spec.name,
-            "swapped": swapped,
-            "missing_sources": missing,
-        }
+        packet.neural_swap = NeuralRun(
+            self.models.swapper_spec.name, swapped, missing_sources=tuple(missing)
+        )
         return packet

@@ -102,13 +102,14 @@ class SwapperSelector(_Selector):
         view = scale_faces(packet.frame, packet.faces, settings.quality.internal_scale)
         if view is None:
             return self._run(packet, settings)
-        # The same packet on the smaller region: it shares the outer packet's info,
-        # timings, skip reasons, fallbacks and steps, so whatever the swapper records lands
-        # on the packet the engine publishes.
+        # The same packet on the smaller region: it shares the outer packet's timings,
+        # skip reasons, fallbacks and steps, so whatever the swapper records there lands
+        # on the packet the engine publishes (its scalar fields are copied back below).
         inner = dataclasses.replace(packet, frame=view.frame, faces=view.faces, output=None)
         self._run(inner, settings)
         view.paste_back(packet.faces)
-        packet.info["internal_scale"] = round(view.scale, 3)
+        packet.neural_swap = inner.neural_swap  # the one field of its own a swapper sets
+        packet.internal_scale = round(view.scale, 3)
         return packet
 
 

@@ -17,6 +17,7 @@ import platformdirs
 from numpy.typing import NDArray
 
 from engine.core.imageio import ImageReadError, read_image
+from engine.core.settings import ExecutionProvider
 from engine.core.types import F32, Frame, Landmarks
 from engine.face.analyzer import FaceAnalyzer
 from engine.face.fit import FaceFitter
@@ -78,8 +79,15 @@ class SourceLibrary:
         self,
         analyzer: FaceAnalyzer | None = None,
         cache_dir: Path | None = None,
+        provider: ExecutionProvider = "auto",
     ) -> None:
+        """`analyzer`: the face models to read photos with; without one, the bundled
+        models on `provider` load the first time they are needed."""
         self._analyzer = analyzer
+        self._provider: ExecutionProvider = provider
+        # The models load once, whichever thread asks first (a photo on the app's faces
+        # thread, the face stages' loader): the other waits for the same set.
+        self._analyzer_lock = threading.Lock()
         self._fitter: FaceFitter | None = None
         self._cache_dir = cache_dir if cache_dir is not None else default_cache_dir()
         self._lock = threading.Lock()
@@ -87,9 +95,16 @@ class SourceLibrary:
 
     @property
     def analyzer(self) -> FaceAnalyzer:
-        if self._analyzer is None:
-            self._analyzer = FaceAnalyzer.bundled()
-        return self._analyzer
+        """The face models (loaded now if they are not yet: slow, never on the GUI or
+        the engine thread)."""
+        with self._analyzer_lock:
+            if self._analyzer is None:
+                self._analyzer = FaceAnalyzer.bundled(self._provider)
+            return self._analyzer
+
+    @property
+    def analyzer_loaded(self) -> bool:
+        return self._analyzer is not None
 
     # --- queries ---------------------------------------------------------------------
     def get(self, key: str | None) -> SourceIdentity | None:

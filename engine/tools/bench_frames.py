@@ -77,7 +77,7 @@ class FrameLog:
         self.records.append(
             FrameRecord(
                 frame_id=packet.frame_id,
-                processing_ms=float(packet.info.get("processing_ms", 0.0)),
+                processing_ms=packet.processing_ms,
                 end_to_end_ms=(packet.published_ns - packet.capture_ns) / 1e6,
                 faces=len(packet.faces),
                 stages_ms=dict(packet.timings_ms),

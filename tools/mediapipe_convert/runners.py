@@ -32,10 +32,11 @@ class OnnxRunner:
     def __init__(self, model_bytes: bytes, threads: int = 1) -> None:
         import onnxruntime as ort
 
-        opts = ort.SessionOptions()
-        opts.intra_op_num_threads = threads
-        opts.inter_op_num_threads = 1
-        self.session = ort.InferenceSession(model_bytes, opts, providers=["CPUExecutionProvider"])
+        from engine.models.onnx import session_options
+
+        self.session = ort.InferenceSession(
+            model_bytes, session_options(threads), providers=["CPUExecutionProvider"]
+        )
         self.input_name = self.session.get_inputs()[0].name
         self.output_names = [o.name for o in self.session.get_outputs()]
 

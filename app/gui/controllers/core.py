@@ -27,7 +27,7 @@ from app.gui.i18n import tr
 from engine.core.settings import EngineSettings
 from engine.core.settings_paths import with_path
 from engine.core.threads import Worker
-from engine.runtime.factory import build_stages
+from engine.runtime.factory import build_stages, wait_for_face_models
 from engine.runtime.pipeline import Engine
 from engine.runtime.session import LiveSession
 from engine.sources import CameraSource, DemoSource
@@ -93,9 +93,12 @@ class AppCore(QObject):
         self.io.submit(lambda: self._build_and_install(settings), self._on_stages)
 
     def _build_and_install(self, settings: EngineSettings) -> list[Stage]:
-        """On the io thread."""
+        """On the io thread. The stages go in at once and pass frames through ("loading")
+        while their face models load on their own thread; this job waits for that load,
+        so "ready" (and the providers shown) means the models run."""
         stages = build_stages(settings, (), library=self.library)
         self.session.set_stages(stages)
+        wait_for_face_models(stages, settings)
         return stages
 
     def _on_stages(self, stages: list[Stage] | None, error: BaseException | None) -> None:

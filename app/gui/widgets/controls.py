@@ -158,21 +158,21 @@ class ControlPanel(QWidget):
         self.face_shape = b.slider("swap.shape_alpha", tr("Face shape"), 100, 0, 100)
         form.addRow(tr("Face shape"), self.face_shape)
         self._swap_form = form
-        likeness = b.slider("swap.likeness", tr("Likeness"), 100, 0, 100)
-        likeness.setToolTip(
+        self.likeness = b.slider("swap.likeness", tr("Likeness"), 100, 0, 100)
+        self.likeness.setToolTip(
             tr(
                 "How much of the source photo's own skin shading the built-in swap keeps. "
                 "Higher looks more like the photo, lower sits more naturally in your light."
             )
         )
-        form.addRow(tr("Likeness"), likeness)
+        form.addRow(tr("Likeness"), self.likeness)
         eyes = (
             (tr("Yours"), "yours"),
             (tr("The photo's"), "photo"),
             (tr("The photo's, following you"), "photo_following"),
         )
-        eye_choice = b.combo("swap.eyes", tr("Eyes"), eyes)
-        eye_choice.setToolTip(
+        self.eyes = b.combo("swap.eyes", tr("Eyes"), eyes)
+        self.eyes.setToolTip(
             tr(
                 "What shows between the lids. Yours: your own eyes in the source's iris "
                 "colour; they blink and look where you look. The photo's: as the source "
@@ -181,7 +181,7 @@ class ControlPanel(QWidget):
                 "where you look; their whites look flat."
             )
         )
-        form.addRow(tr("Eyes"), eye_choice)
+        form.addRow(tr("Eyes"), self.eyes)
         faces = (
             (tr("Main face"), "main"),
             (tr("All faces"), "all"),
@@ -191,7 +191,35 @@ class ControlPanel(QWidget):
         self.mapping_label = _hint("")
         form.addRow(self.mapping_label)
         form.addRow(b.check("swap.keep_mouth_interior", tr("Keep my mouth interior")))
-        form.addRow(b.check("compositor.color_match", tr("Match skin colour")))
+        self.color_match = b.check("compositor.color_match", tr("Match skin colour"))
+        form.addRow(self.color_match)
+        # The built-in swapper's own controls, and why each does nothing under a neural
+        # swapper (it renders the whole face itself): shown disabled, with the reason.
+        self._builtin_only: list[tuple[QWidget, str]] = [
+            (
+                self.face_shape,
+                tr("Built-in swapper only: the neural swapper's model shapes the face."),
+            ),
+            (
+                self.likeness,
+                tr(
+                    "Built-in swapper only: the neural swapper's model draws the skin "
+                    "and its shading."
+                ),
+            ),
+            (
+                self.eyes,
+                tr(
+                    "Built-in swapper only: the neural swapper's model draws the eyes "
+                    "looking where yours look."
+                ),
+            ),
+            (
+                self.color_match,
+                tr("Built-in swapper only: the neural swapper's model sets the skin colour."),
+            ),
+        ]
+        self._own_tips = {widget: widget.toolTip() for widget, _ in self._builtin_only}
         feather = b.slider("compositor.seam_width", tr("Edge softness"), 100, 2, 60)
         form.addRow(tr("Edge softness"), feather)
         for path, text in OPTIONAL_TOGGLES:
@@ -317,19 +345,18 @@ class ControlPanel(QWidget):
         self._show_swapper_controls(settings.swap.swapper == "builtin")
 
     def _show_swapper_controls(self, builtin: bool) -> None:
-        """The active swapper's amount; the face shape is the built-in swapper's alone."""
+        """The active swapper's amount; the built-in swapper's own controls (face shape,
+        likeness, eyes, skin colour) disabled under a neural one, their tooltip saying
+        why (their own tooltip again under the built-in one)."""
         self._swap_form.setRowVisible(self.blend, builtin)
         self._swap_form.setRowVisible(self.latent_blend, not builtin)
-        tip = (
-            ""
-            if builtin
-            else tr("Built-in swapper only: the neural swapper's model shapes the face.")
-        )
-        label = self._swap_form.labelForField(self.face_shape)
-        for widget in (self.face_shape, label):
-            if widget is not None:
-                widget.setEnabled(builtin)
-                widget.setToolTip(tip)
+        for control, why in self._builtin_only:
+            tip = self._own_tips[control] if builtin else why
+            label = self._swap_form.labelForField(control)
+            for widget in (control, label):
+                if widget is not None:
+                    widget.setEnabled(builtin)
+                    widget.setToolTip(tip)
 
     def set_enhancer_models(self, names: Sequence[str]) -> None:
         """The neural enhancers to choose from (registered GFPGAN-style models)."""

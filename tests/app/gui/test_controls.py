@@ -77,19 +77,34 @@ def test_each_swappers_slider_sets_its_own_blend(make_window) -> None:
     assert (swap.blend, swap.latent_blend) == (0.35, 0.7)
 
 
-def test_only_the_active_swappers_controls_apply(make_window) -> None:
+def test_only_the_active_swappers_controls_apply(qtbot, make_window) -> None:
     window = make_window()
     controls = window.controls
-    # Built-in: its blend and the face shape; the neural swapper's mix is hidden.
+    # The built-in swapper's own controls: none of them changes a neural swap.
+    builtin_only = {
+        "swap.shape_alpha": controls.face_shape,
+        "swap.likeness": controls.likeness,
+        "swap.eyes": controls.eyes,
+        "compositor.color_match": controls.color_match,
+    }
+    own_tips = {path: widget.toolTip() for path, widget in builtin_only.items()}
+    assert own_tips["swap.likeness"] and own_tips["swap.eyes"]  # restored below
+    # Built-in: its blend and its own controls; the neural swapper's mix is hidden.
     assert not controls.blend.isHidden() and controls.latent_blend.isHidden()
-    assert controls.face_shape.isEnabled()
+    assert all(widget.isEnabled() for widget in builtin_only.values())
     window.core.apply("swap.swapper", "inswapper")
     assert controls.blend.isHidden() and not controls.latent_blend.isHidden()
-    assert not controls.face_shape.isEnabled()
-    assert "Built-in swapper only" in controls.face_shape.toolTip()
+    for path, widget in builtin_only.items():
+        assert not widget.isEnabled(), path
+        assert widget.toolTip().startswith("Built-in swapper only: "), path
+    # Disabled for real: a click on a check box changes nothing.
+    match = window.core.engine.settings.compositor.color_match
+    qtbot.mouseClick(controls.color_match, Qt.MouseButton.LeftButton)
+    assert window.core.engine.settings.compositor.color_match == match
     window.core.apply("swap.swapper", "builtin")
     assert not controls.blend.isHidden() and controls.latent_blend.isHidden()
-    assert controls.face_shape.isEnabled() and controls.face_shape.toolTip() == ""
+    for path, widget in builtin_only.items():
+        assert widget.isEnabled() and widget.toolTip() == own_tips[path], path
 
 
 def test_switching_the_input_keeps_the_app_running(qtbot, make_window, wait_ready) -> None:

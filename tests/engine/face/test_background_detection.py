@@ -16,6 +16,7 @@ from engine.face.analyzer import FaceAnalyzer
 from engine.face.fit import FaceFitter
 from engine.face.tracker import FaceTracker
 from engine.stages.detect import DetectStage
+from engine.stages.face_models import FaceModels
 from engine.stages.fit import FitStage
 from engine.stages.landmarks import LandmarkStage
 from tests.engine.face_data import BUNDLED, load, paste
@@ -43,8 +44,9 @@ def second_face_enters(frames: int, enters: int) -> list[Frame]:
 class Pipeline:
     def __init__(self, analyzer: FaceAnalyzer) -> None:
         self.tracker = FaceTracker()
-        self.detect = DetectStage(analyzer, self.tracker)
-        self.stages = [self.detect, LandmarkStage(analyzer, self.tracker), FitStage(FaceFitter())]
+        models = FaceModels.ready(analyzer)
+        self.detect = DetectStage(models, self.tracker)
+        self.stages = [self.detect, LandmarkStage(models, self.tracker), FitStage(FaceFitter())]
 
     def run(self, frame: Frame, frame_id: int, *, live: bool) -> FramePacket:
         packet = FramePacket(frame_id, 5_000_000_000 + frame_id * 33_333_333, frame, live=live)
@@ -77,7 +79,8 @@ def test_live_refresh_runs_in_the_background_and_joins_a_later_frame(
     assert counts == [1] * (REFRESH_EVERY + 1) + [2] * 3
     assert all(p.faces[0].track_id == 0 for p in packets)
     assert pipeline.tracker.detections_run == 2
-    assert not pipeline.detect._background.alive  # close() joined its thread
+    background = pipeline.detect._background
+    assert background is not None and not background.alive  # close() joined its thread
 
 
 def test_offline_the_refresh_runs_on_its_own_frame(analyzer: FaceAnalyzer) -> None:
@@ -86,7 +89,8 @@ def test_offline_the_refresh_runs_on_its_own_frame(analyzer: FaceAnalyzer) -> No
     ran = [p.detector_ran for p in packets]
     assert ran == [True, False, False, False, True, False]
     assert [len(p.faces) for p in packets] == [1, 1, 1, 1, 2, 2]
-    assert not pipeline.detect._background.alive  # no thread was ever started
+    background = pipeline.detect._background
+    assert background is not None and not background.alive  # no thread was ever started
 
 
 def test_a_refresh_that_finishes_after_the_tracks_changed_is_dropped(

@@ -19,6 +19,7 @@ from engine.runtime.factory import build_stages, with_sources
 from engine.runtime.pipeline import Engine
 from engine.stages.base import Stage
 from engine.stages.detect import DetectStage
+from engine.stages.face_models import FaceModels
 from engine.stages.fit import FitStage
 from engine.stages.landmarks import LandmarkStage
 from engine.stages.overlay import OverlayStage
@@ -54,10 +55,10 @@ def overlay_on() -> EngineSettings:
 
 
 def face_stages(analyzer: FaceAnalyzer) -> list[Stage]:
-    tracker = FaceTracker()
+    tracker, models = FaceTracker(), FaceModels.ready(analyzer)
     return [
-        DetectStage(analyzer, tracker),
-        LandmarkStage(analyzer, tracker),
+        DetectStage(models, tracker),
+        LandmarkStage(models, tracker),
         FitStage(FaceFitter()),
         OverlayStage(),
     ]

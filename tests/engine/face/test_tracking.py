@@ -20,6 +20,7 @@ from engine.face.roi import roi_from_landmarks
 from engine.face.tracker import FaceTracker
 from engine.stages.base import Stage
 from engine.stages.detect import DetectStage
+from engine.stages.face_models import FaceModels
 from engine.stages.fit import FitStage
 from engine.stages.landmarks import LandmarkStage
 from tests.engine.face_data import BUNDLED, OBAMA_VIDEO, inter_ocular, load, paste
@@ -34,10 +35,10 @@ def analyzer() -> FaceAnalyzer:
 
 
 def face_stages(analyzer: FaceAnalyzer) -> tuple[FaceTracker, list[Stage]]:
-    tracker = FaceTracker()
+    tracker, models = FaceTracker(), FaceModels.ready(analyzer)
     stages: list[Stage] = [
-        DetectStage(analyzer, tracker),
-        LandmarkStage(analyzer, tracker),
+        DetectStage(models, tracker),
+        LandmarkStage(models, tracker),
         FitStage(FaceFitter()),
     ]
     return tracker, stages

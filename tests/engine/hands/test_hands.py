@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 from numpy.typing import NDArray
 
-from engine.core.packet import FramePacket
+from engine.core.packet import FramePacket, HandsSeen
 from engine.core.settings import EngineSettings, HandSettings
 from engine.core.types import F32
 from engine.face.analyzer import FaceAnalyzer
@@ -208,7 +208,7 @@ def test_palm_detector_runs_every_n_frames_while_the_hand_is_tracked(
 def pipeline(analyzer: FaceAnalyzer) -> tuple[list[Stage], EngineSettings]:
     library = SourceLibrary(analyzer)
     settings = with_sources(EngineSettings(), library)
-    return build_stages(settings, analyzer=analyzer, library=library), settings
+    return build_stages(settings, library=library), settings
 
 
 def _run(
@@ -244,7 +244,7 @@ def test_hand_over_the_face_stays_visible(
     for s in stages:
         s.prepare(on)  # the hand models load in the background otherwise
     with_hands = _run(stages, on, frame, until=None)
-    assert with_hands.info["hands"]["over_faces"] == 1
+    assert with_hands.hands is not None and with_hands.hands.over_faces == 1
     patch = with_hands.faces[0].patch
     assert patch is not None
     # The pasted hand pixels the face patch covers: the swap would change them…
@@ -276,7 +276,7 @@ def test_no_hand_leaves_the_keep_mask_unchanged(
     on = dataclasses.replace(settings, hands=HandSettings(enabled=True))
     stage.tracker.reset()
     out = stage.process(packet, on)
-    assert out.info["hands"] == {"found": 0, "over_faces": 0}
+    assert out.hands == HandsSeen(found=0, over_faces=0)
     assert out.faces[0].patch is patch
     np.testing.assert_array_equal(patch.keep_mask, before)
 
@@ -295,4 +295,4 @@ def test_disabled_stage_runs_no_model(
     assert (stage.tracker.detections_run, stage.tracker.landmarks_run) == runs
     after = [f.patch.keep_mask for f in packet.faces if f.patch is not None]
     assert all(np.array_equal(a, b) for a, b in zip(keep, after, strict=True))
-    assert "hands" not in packet.info
+    assert packet.hands is None

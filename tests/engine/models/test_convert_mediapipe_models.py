@@ -17,6 +17,7 @@ import pytest
 from onnx import TensorProto, helper, numpy_helper
 
 from engine.core.paths import MODELS_DIR
+from engine.models.onnx import session_options
 from tests.conftest import REPO_ROOT
 
 SCRIPT = REPO_ROOT / "tools" / "convert_mediapipe_models.py"
@@ -71,7 +72,9 @@ def test_onnx_passes_keep_the_function(tool: ModuleType) -> None:
     assert len(halves) == 1 and model.graph.node[0].op_type == "Cast"
 
     x = np.random.default_rng(0).normal(size=(1, 16)).astype(np.float32)
-    session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    session = ort.InferenceSession(
+        model.SerializeToString(), session_options(), providers=["CPUExecutionProvider"]
+    )
     np.testing.assert_array_equal(session.run(None, {"x": x})[0], x * exact + inexact)
     onnx.checker.check_model(model)
 
@@ -91,7 +94,9 @@ def test_dynamic_batch_runs_several_inputs_at_once(tool: ModuleType) -> None:
     assert tool.onnx_passes.dynamic_batch(model) == 1
     assert model.graph.input[0].type.tensor_type.shape.dim[0].dim_param == "batch"
     x = np.random.default_rng(0).normal(size=(2, 4, 4, 3)).astype(np.float32)
-    session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    session = ort.InferenceSession(
+        model.SerializeToString(), session_options(), providers=["CPUExecutionProvider"]
+    )
     np.testing.assert_array_equal(session.run(None, {"x": x})[0], x.reshape(2, 48))
     with pytest.raises(ValueError, match="batch dimension"):
         tool.onnx_passes.dynamic_batch(model)  # already dynamic: nothing to free

@@ -13,6 +13,7 @@ import pytest
 from onnx import TensorProto, helper, numpy_helper
 
 from engine.core.paths import MODELS_DIR
+from engine.models.onnx import session_options
 from tests.conftest import REPO_ROOT
 
 
@@ -27,7 +28,9 @@ def tool() -> ModuleType:
 
 
 def _run(model: onnx.ModelProto, x: np.ndarray) -> np.ndarray:
-    session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    session = ort.InferenceSession(
+        model.SerializeToString(), session_options(), providers=["CPUExecutionProvider"]
+    )
     return np.asarray(session.run(None, {"x": x})[0])
 
 

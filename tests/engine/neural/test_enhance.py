@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
-from engine.core.packet import FramePacket
+from engine.core.packet import FramePacket, NeuralRun
 from engine.core.settings import EngineSettings, EnhancerSettings, ModelSettings
 from engine.face.records import Face, FacePatch
 from engine.models import ModelMissingError, ModelStore, SignatureError
@@ -90,12 +90,7 @@ def test_restoration_is_blended_into_the_patch(
     assert patch.image.dtype == np.float32 and patch.image.min() >= 0 and patch.image.max() <= 255
     np.testing.assert_array_equal(patch.mask, 1.0)  # the enhancer changes pixels, not masks
     assert packet.output is None
-    assert packet.info["enhancer"] == {
-        "kind": "neural",
-        "model": str(model),
-        "user_supplied": True,
-        "enhanced": 1,
-    }
+    assert packet.neural_enhance == NeuralRun(str(model), 1, user_supplied=True)
 
 
 def test_restored_face_lands_where_the_face_is(face, tmp_path: Path) -> None:
@@ -133,7 +128,7 @@ def test_only_in_neural_mode(face, model: Path) -> None:
         before = patch.image.copy()
         stage.process(packet, _settings(model, mode=mode))
         np.testing.assert_array_equal(patch.image, before)
-        assert "enhancer" not in packet.info
+        assert packet.neural_enhance is None
 
 
 def test_registered_model_is_loaded_by_name(tmp_path: Path, model: Path) -> None:

@@ -67,7 +67,9 @@ def test_neural_stages_compose_with_the_pipeline(tmp_path: Path) -> None:
     packet = Engine(stages, settings).process(FramePacket(1, 0, frame))
 
     assert packet.error is None, packet.error
-    assert packet.info["swapper"]["swapped"] == 1 and packet.info["enhancer"]["enhanced"] == 1
+    swapped, enhanced = packet.neural_swap, packet.neural_enhance
+    assert swapped is not None and swapped.faces == 1
+    assert enhanced is not None and enhanced.faces == 1
     patch = packet.faces[0].patch
     assert patch is not None and packet.output is not None
     changed = np.abs(packet.output.astype(np.int16) - frame).max(axis=2) > 0

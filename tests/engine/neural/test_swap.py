@@ -175,7 +175,7 @@ def test_stage_leaves_the_expected_patch(store: ModelStore, faces) -> None:
     ys, xs = np.nonzero(patch.keep_mask > 0.5)
     mouth = (points[3] + points[4]) / 2 - region[:2]
     assert abs(xs.mean() - mouth[0]) < 10 and abs(ys.mean() - mouth[1]) < 15
-    assert packet.info["swapper"]["swapped"] == 1
+    assert packet.neural_swap is not None and packet.neural_swap.faces == 1
     packet = FramePacket(2, 0, frame, faces=[Face(0, landmarks=landmarks)])
     stage.process(packet, _settings(source_key="biden", keep_mouth_interior=False))
     assert packet.faces[0].patch is not None and packet.faces[0].patch.keep_mask is None
@@ -219,7 +219,8 @@ def test_a_missing_source_leaves_faces_alone(store: ModelStore, faces) -> None:
     packet = FramePacket(1, 0, frame, faces=[Face(0, landmarks=landmarks), Face(1)])
     stage.process(packet, _settings(source_key="nobody", face_selection="all"))
     assert all(face.patch is None for face in packet.faces)
-    assert packet.info["swapper"]["missing_sources"] == ["nobody", "nobody"]
+    assert packet.neural_swap is not None
+    assert packet.neural_swap.missing_sources == ("nobody", "nobody")
     # (Swap off is the selector's: tests/engine/stages/test_contract.py.)
 
 

@@ -75,7 +75,7 @@ def test_swapped_frames_pass_with_only_the_watermark_added() -> None:
     assert np.array_equal(out.result, _marked(packet.result))
     assert not np.array_equal(out.result, packet.result)
     assert np.array_equal(packet.result, 255 - _frame(1))  # the engine's frame untouched
-    assert out.frame_id == 1 and out.info["guard"] == "swapped"
+    assert out.frame_id == 1 and out.guard == "swapped"
     assert not out.result.flags.writeable
 
 
@@ -93,19 +93,19 @@ def test_swapped_held_and_raw_frames_carry_a_readable_watermark() -> None:
         for packet in packets:
             out = guard.guard(packet, settings)
             found = detect(out.result)
-            assert found.marked, (settings, out.info["guard"], found.describe())
+            assert found.marked, (settings, out.guard, found.describe())
 
 
 def test_a_miss_holds_the_last_swapped_frame_then_covers() -> None:
     guard = _guard()
     good = guard.guard(_packet(0, SWAPPED, 0), NO_LABEL).result
     held = guard.guard(_packet(1, LOST, 300), NO_LABEL)
-    assert held.info["guard"] == "held" and np.array_equal(held.result, good)
+    assert held.guard == "held" and np.array_equal(held.result, good)
     edge = guard.guard(_packet(2, LOST, 500), NO_LABEL)
-    assert edge.info["guard"] == "held"  # hold_ms is inclusive
+    assert edge.guard == "held"  # hold_ms is inclusive
     late = _packet(3, LOST, 501)
     covered = guard.guard(late, NO_LABEL)
-    assert covered.info["guard"] == "covered"
+    assert covered.guard == "covered"
     assert np.array_equal(covered.result, _marked(blur(late.frame)))
     assert guard.status().counts == {"swapped": 1, "held": 2, "covered": 1, "card": 0, "raw": 0}
 
@@ -114,9 +114,9 @@ def test_hold_never_spans_a_size_change_or_backwards_time() -> None:
     guard = _guard()
     guard.guard(_packet(5, SWAPPED, 1000), NO_LABEL)
     earlier = guard.guard(_packet(6, LOST, 900), NO_LABEL)
-    assert earlier.info["guard"] == "covered"  # a new source restarted the clock
+    assert earlier.guard == "covered"  # a new source restarted the clock
     bigger = FramePacket(7, 1100 * MS, np.zeros((120, 160, 3), np.uint8), check=LOST)
-    assert guard.guard(bigger, NO_LABEL).info["guard"] == "covered"
+    assert guard.guard(bigger, NO_LABEL).guard == "covered"
 
 
 @pytest.mark.parametrize(
@@ -156,7 +156,7 @@ def test_until_the_stages_run_the_outputs_show_the_starting_card() -> None:
     guard = _guard()
     for check in (SwapCheck(False, "starting"), None):  # None: never processed
         out = guard.guard(_packet(0, check), NO_LABEL)
-        assert out.info["guard"] == "card"
+        assert out.guard == "card"
         assert np.array_equal(out.result, _marked(card_for((SIZE[1], SIZE[0]), "starting")))
 
 
@@ -164,7 +164,7 @@ def test_off_hands_on_the_raw_frame() -> None:
     guard = _guard()
     packet = _packet(0, LOST)
     out = guard.guard(packet, OutputSettings(synthetic_label=False, on_face_lost="off"))
-    assert out.info["guard"] == "raw"
+    assert out.guard == "raw"
     assert np.array_equal(out.result, _marked(packet.frame))
 
 
@@ -177,7 +177,7 @@ def test_the_label_is_on_every_kind_of_output_frame_by_default() -> None:
     for packet, decision in zip(packets, ("swapped", "held", "covered"), strict=True):
         out = labelled.guard(packet, OutputSettings())
         reference = plain.guard(packet, NO_LABEL).result
-        assert out.info["guard"] == decision
+        assert out.guard == decision
         assert np.abs(out.result[corner].astype(int) - reference[corner]).mean() > 5
         assert np.array_equal(out.result[top], reference[top])
     # The engine's frames are never drawn on.
@@ -223,7 +223,7 @@ def test_a_live_session_guards_its_outputs() -> None:
     assert len(got) >= 5
     card = _marked(card_for((160, 120), "starting"))
     for packet in got:
-        assert packet.info["guard"] == "card"
+        assert packet.guard == "card"
         body = (slice(0, 90), slice(None))  # above the label
         assert np.array_equal(packet.result[body], card[body])
     status = outputs.status().guard

@@ -56,7 +56,7 @@ class DropFaces(Stage):
         self.frames = frames
 
     def process(self, packet: FramePacket, settings: EngineSettings) -> FramePacket:
-        if packet.info["clip_index"] in self.frames:
+        if packet.frame_id in self.frames:
             self.tracker.reset()
             packet.faces = []
         return packet
@@ -69,7 +69,7 @@ class FailOn(Stage):
         self.frames = frames
 
     def process(self, packet: FramePacket, settings: EngineSettings) -> FramePacket:
-        if packet.info["clip_index"] in self.frames:
+        if packet.frame_id in self.frames:
             raise RuntimeError("simulated stage failure")
         return packet
 
@@ -137,15 +137,20 @@ def _leaks(clip: list[ClipFrame], outputs: list[FramePacket]) -> list[int]:
 ACTIONS: tuple[FaceLostAction, ...] = ("blur", "pixelate", "blur-face", "pixelate-face", "card")
 
 
+def _ids(frames: list[ClipFrame], clip: range) -> set[int]:
+    """The frame ids (positions in the cut clip) of the original clip's frames `clip`."""
+    return {k for k, frame in enumerate(frames) if frame.index in clip}
+
+
 def test_no_output_frame_shows_the_unswapped_face(clip) -> None:  # type: ignore[no-untyped-def]
     frames, analyzer = clip
     library = SourceLibrary(analyzer)
     settings = with_sources(EngineSettings(), library)
-    stages = build_stages(settings, analyzer=analyzer, library=library)
+    stages = build_stages(settings, library=library)
     detect = stages[0]
     assert isinstance(detect, DetectStage)
-    stages.insert(1, DropFaces(detect.tracker, set(DROPPED)))
-    stages.insert(5, FailOn(set(FAILING)))
+    stages.insert(1, DropFaces(detect.tracker, _ids(frames, DROPPED)))
+    stages.insert(5, FailOn(_ids(frames, FAILING)))
     engine = Engine([], settings)  # pass-through until the stages are "built"
     guarded: dict[FaceLostAction | str, list[FramePacket]] = {}
     for action in (*ACTIONS, "off"):
@@ -156,7 +161,7 @@ def test_no_output_frame_shows_the_unswapped_face(clip) -> None:  # type: ignore
     for k, frame in enumerate(frames):
         if frame.index == STARTING.stop:
             engine.set_stages(stages)
-        packet = FramePacket(k, k * FRAME_NS, frame.shown, info={"clip_index": frame.index})
+        packet = FramePacket(k, k * FRAME_NS, frame.shown)
         engine.publish(engine.process(packet))
 
     misses = {f.index: p.check for f, p in zip(frames, guarded["off"], strict=True)}
@@ -181,13 +186,13 @@ def _check_hold_then_cover(frames: list[ClipFrame], outputs: list[FramePacket]) 
     """The covered second: the last swapped frame for 500 ms, then the blur."""
     by_index = {f.index: p for f, p in zip(frames, outputs, strict=True)}
     hold_frames = OutputSettings().hold_ms * 30 // 1000
-    covered = [by_index[i].info["guard"] for i in COVERED]
+    covered = [by_index[i].guard for i in COVERED]
     assert covered[:hold_frames] == ["held"] * hold_frames
     assert covered[hold_frames + 1 :] == ["covered"] * (len(covered) - hold_frames - 1)
     last_good = by_index[COVERED[0] - 1]
     assert np.array_equal(by_index[COVERED[1]].result, by_index[COVERED[0]].result)
-    assert last_good.info["guard"] == "swapped"
-    assert [by_index[i].info["guard"] for i in STARTING] == ["card"] * len(STARTING)
+    assert last_good.guard == "swapped"
+    assert [by_index[i].guard for i in STARTING] == ["card"] * len(STARTING)
     # Swapped frames pass: everything the engine swapped went out as swapped.
     swapped = [p for p in outputs if p.check is not None and p.check.swapped]
-    assert len(swapped) >= 80 and all(p.info["guard"] == "swapped" for p in swapped)
+    assert len(swapped) >= 80 and all(p.guard == "swapped" for p in swapped)

@@ -177,5 +177,5 @@ def test_what_the_swapper_records_at_an_internal_scale_reaches_the_packet(scale:
     assert out.frame is frame and out.skipped == {"inner": "nothing to do"}
     assert out.timings_ms == {"inner_part": 1.5}
     assert "not downloaded" in out.fallbacks["swapper"]
-    assert ("internal_scale" in out.info) == (scale < 1.0)
+    assert (out.internal_scale is not None) == (scale < 1.0)
     selector.close()

@@ -9,7 +9,7 @@ import threading
 
 import numpy as np
 
-from engine.core.packet import FramePacket
+from engine.core.packet import FramePacket, HandsSeen
 from engine.core.settings import EngineSettings, ExecutionProvider, HandSettings
 from engine.face.records import Face, FacePatch
 from engine.hands.occlusion import load_hand_tracker
@@ -47,13 +47,13 @@ def test_turning_hands_on_never_waits_for_their_models_on_the_engine_thread() ->
     engine.set_settings(HANDS_ON)  # the user turns hands on mid-run
     held = [engine.process(_packet(i)) for i in range(1, 6)]  # the load is still held
     assert all(p.skipped == {"hands": "hands model is loading"} for p in held)
-    assert all("hands" not in p.info for p in held)
+    assert all(p.hands is None for p in held)
     assert stage.providers() == ()  # nothing runs yet
     load.release.set()
     stage.prepare(HANDS_ON)  # waits for the same load (what offline runs do)
     assert load.thread_name == "load-hands" != threading.current_thread().name
     ready = engine.process(_packet(6))
-    assert "hands" not in ready.skipped and ready.info["hands"]["over_faces"] == 0
+    assert "hands" not in ready.skipped and ready.hands == HandsSeen(found=0, over_faces=0)
     tracker = stage.tracker
     assert tracker is not None and tracker.detections_run == 1
     models = (tracker.detector.model, tracker.landmarker.model)

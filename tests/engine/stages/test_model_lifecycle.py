@@ -24,7 +24,7 @@ def test_the_bundled_models_load_on_the_settings_provider() -> None:
     settings = EngineSettings(models=ModelSettings(provider="cpu"))
     stages = build_stages(settings)
     detect = next(s for s in stages if isinstance(s, DetectStage))
-    analyzer = detect.analyzer
+    analyzer = detect.models.wait(settings)
     for model in (analyzer.short.model, analyzer.full.model, analyzer.mesh.model):
         assert model.requested == ("CPUExecutionProvider",)
         assert _threads(model.session) == 1  # the small face models: one thread
@@ -55,3 +55,22 @@ def test_neural_models_get_more_than_one_thread_on_a_multicore_cpu(tmp_path: Pat
         assert _threads(restorer.runner.model.session) > 1
     face = load_model(tmp_path / "gfpgan.onnx", provider="cpu")
     assert _threads(face.session) == 1
+
+
+def test_every_session_is_made_with_the_one_options_policy(repo_root: Path) -> None:
+    """Options are built in one place (`models/onnx.session_options`); every session the
+    code makes passes them, so no session runs with onnxruntime's defaults (a thread
+    per core, competing with OBS on a 2-core machine)."""
+    built, sessions = [], []
+    for folder in ("engine", "app", "tools", "tests"):
+        for path in sorted((repo_root / folder).rglob("*.py")):
+            name = path.relative_to(repo_root).as_posix()
+            if name == "tests/engine/stages/test_model_lifecycle.py":
+                continue  # this test names what it looks for
+            text = path.read_text(encoding="utf-8")
+            built += [name] * text.count("SessionOptions()")
+            calls = text.split("InferenceSession(")[1:]
+            sessions += [(name, call[:200]) for call in calls]
+    assert built == ["engine/models/onnx.py"]
+    made = [(name, call) for name, call in sessions if not call.startswith(")")]
+    assert made and all("session_options(" in call for _, call in made), made

@@ -46,7 +46,7 @@ def packet(frame_id: int) -> FramePacket:
     p = FramePacket(frame_id=frame_id, capture_ns=1_000_000, frame=None)  # type: ignore[arg-type]
     p.published_ns = 3_000_000
     p.timings_ms = {"landmarker": 2.0}
-    p.info["processing_ms"] = 2.0
+    p.processing_ms = 2.0
     p.steps = StepTimer()
     p.steps.record("landmarker/ort_run", 1.5)
     p.skip("enhancer", "off")

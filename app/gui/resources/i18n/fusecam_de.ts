@@ -468,6 +468,18 @@
         <translation>Hautfarbe angleichen</translation>
     </message>
     <message>
+        <source>Built-in swapper only: the neural swapper&apos;s model draws the skin and its shading.</source>
+        <translation>Nur beim eingebauten Tauscher: beim neuronalen Tauscher zeichnet das Modell die Haut und ihre Schattierung.</translation>
+    </message>
+    <message>
+        <source>Built-in swapper only: the neural swapper&apos;s model draws the eyes looking where yours look.</source>
+        <translation>Nur beim eingebauten Tauscher: beim neuronalen Tauscher zeichnet das Modell die Augen so, dass sie dorthin schauen, wohin Sie schauen.</translation>
+    </message>
+    <message>
+        <source>Built-in swapper only: the neural swapper&apos;s model sets the skin colour.</source>
+        <translation>Nur beim eingebauten Tauscher: beim neuronalen Tauscher bestimmt das Modell die Hautfarbe.</translation>
+    </message>
+    <message>
         <source>Edge softness</source>
         <translation>Kantenweichheit</translation>
     </message>
