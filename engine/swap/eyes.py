@@ -338,8 +338,6 @@ class EyeScene:
     relit: F32  # the render before any eye work
     albedo: F32  # the source texture it looked up (their ratio is the eyes' light)
     own: F32  # the target on the grid, each pixel from where its mesh point sits
-    target: np.ndarray  # the frame itself on the grid (not warped; its own dtype)
-    target_points: F32  # the target's landmarks on the grid (468×2)
     opening: F32  # 0..1: where the posed eye openings are
     local: F32  # the posed landmarks on the grid
     irises: F32  # 2×3, right eye first: each iris's centre and radius on the grid
@@ -369,12 +367,11 @@ def show_eyes(
 
 
 def show_own_eyes(scene: EyeScene, eyeballs: tuple[Eyeball | None, ...]) -> None:
-    """Each eye's opening showing the target's own eyeball with the source's iris
-    colour: the gaze and the blinks are the user's by construction. The eyeball is the
-    frame's own, turned and scaled with the eye's corners only (the lids may have been
-    moved: engine/swap/lids.py; taken through the mesh it would be stretched with
-    them). It takes half the lid skin's change in colour: an eye shares the light, not
-    the skin's pigment (apply_light.eye_gain)."""
+    """Each eye's opening showing the target's own eyeball (`scene.own`, through the
+    mesh: it fits the opening exactly, as the lids are the target's in this mode) in
+    the source's iris colour: the gaze and the blinks are the user's by construction.
+    It takes half the lid skin's change in colour: an eye shares the light, not the
+    skin's pigment (apply_light.eye_gain)."""
     for eye, iris, ball in zip(eyes(), scene.irises, eyeballs, strict=True):
         box = _eye_box(scene.local, eye, scene.image.shape)
         if box is None:
@@ -384,24 +381,12 @@ def show_own_eyes(scene: EyeScene, eyeballs: tuple[Eyeball | None, ...]) -> None
         seen = shown > 0.5
         if not seen.any():
             continue
-        corners = list(eye.corners)
-        m = _corner_similarity(
-            scene.local[corners, :2] - (x0, y0), scene.target_points[corners, :2]
-        )
-        mine = cv2.warpAffine(
-            scene.target,
-            m,
-            (x1 - x0, y1 - y0),
-            flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-            borderMode=cv2.BORDER_REPLICATE,
-        ).astype(np.float32)
+        mine = scene.own[y0:y1, x0:x1]
         ring = _ring(shown, float(iris[2]))
         region = scene.image[y0:y1, x0:x1]
         gain = np.ones(3)
         if ring.sum() >= 5:
-            ratio = np.median(region[ring], axis=0) / np.maximum(
-                np.median(scene.own[y0:y1, x0:x1][ring], axis=0), 1.0
-            )
+            ratio = np.median(region[ring], axis=0) / np.maximum(np.median(mine[ring], axis=0), 1.0)
             gain = np.clip(ratio, 0.25, 4.0) ** EYE_PIGMENT
         eyeball = (mine * gain.astype(np.float32)).astype(np.float32)
         if ball is not None:

@@ -110,8 +110,8 @@ class FaceRenderer:
             posed = self.posed_landmarks(face, identity, swap, rest_canonical)
             seen, shown = lid_gaps(face.landmarks, identity.canonical)
             if swap.eyes != "yours":
-                # Your own eyeballs are taken from where your lids are: moved lids
-                # would stretch them.
+                # Your own eyeballs show through your own lids: moved lids would
+                # stretch or squash them (and measured no better: docs/swap.md).
                 posed = open_lids(posed, seen, shown)
         with steps.step("grid"):
             grid = _grid(posed, float(face.fit.pose.scale), frame.shape)
@@ -133,8 +133,9 @@ class FaceRenderer:
             # The target itself on the working grid, each pixel taken from where its mesh
             # point sits in the frame (sampled from the frame shrunk to the grid: from the
             # full frame a large face would alias).
-            target = shrink(frame[y0:y1, x0:x1], grid.size)
-            own = _remap(target, grid.to_grid(per_pixel[..., 2:4])).astype(np.float32)
+            own = _remap(
+                shrink(frame[y0:y1, x0:x1], grid.size), grid.to_grid(per_pixel[..., 2:4])
+            ).astype(np.float32)
         with steps.step("light"):
             relit, image, mask, features = self._appearance(
                 frame,
@@ -161,8 +162,6 @@ class FaceRenderer:
                     relit,
                     source[..., :3],
                     own,
-                    target,
-                    grid.to_grid(face.landmarks[:, :2]),
                     weights[..., 0],
                     local,
                     irises,
