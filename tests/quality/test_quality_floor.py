@@ -83,10 +83,10 @@ def test_a_fixed_panel_of_pairs_keeps_its_quality(tmp_path: Path) -> None:
 
 @pytest.mark.testdata
 @pytest.mark.slow
-def test_a_clip_keeps_the_targets_blinks_and_mouth(tmp_path: Path) -> None:
+def test_a_clip_keeps_the_targets_blinks_mouth_and_gaze(tmp_path: Path) -> None:
     """`video/obama_1.mp4` with `robert_downey_jr_2` as source, swapped as `fusecam swap`
     does and scored by `judge video`: the carry slopes of eye and mouth opening (1 = the
-    target's blink or open mouth carried in full)."""
+    target's blink, open mouth or glance carried in full)."""
     if not JUDGE.exists():
         pytest.skip(f"the judge is not at {JUDGE}")
     library = SourceLibrary(cache_dir=tmp_path / "cache")
