@@ -124,10 +124,12 @@ def add_pipeline_options(
         "the photo, less sits more naturally in your light)",
     )
     target.add_argument(
-        "--follow-eyes",
-        action="store_true",
-        help="built-in swapper, experimental: the eyes look where you look (the source's "
-        "iris moved to where yours is); costs likeness, see docs/swap.md",
+        "--eyes",
+        choices=("yours", "photo", "photo-following"),
+        help="built-in swapper: what shows between the lids — yours (default: your own "
+        "eyeballs, so they blink and look where you look, in the source's iris colour), "
+        "photo (the source photo's eyes as photographed) or photo-following "
+        "(experimental: the photo's eyes turned to look where you look); see docs/swap.md",
     )
 
 
@@ -147,6 +149,6 @@ def with_quality_options(args: argparse.Namespace, settings: EngineSettings) -> 
         swap = dataclasses.replace(swap, swapper=args.swapper)
     if getattr(args, "likeness", None) is not None:
         swap = dataclasses.replace(swap, likeness=args.likeness / 100.0)
-    if getattr(args, "follow_eyes", False):
-        swap = dataclasses.replace(swap, follow_eyes=True)
+    if getattr(args, "eyes", None):
+        swap = dataclasses.replace(swap, eyes=args.eyes.replace("-", "_"))
     return dataclasses.replace(settings, quality=quality, hands=hands, enhancer=enhancer, swap=swap)

@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from typing import Literal, get_args
 
 FaceSelection = Literal["main", "all", "map"]
+# Built-in swapper: whose eyeballs show between the lids (docs/swap.md, the eyes).
+EyesMode = Literal["yours", "photo", "photo_following"]
 # What the outputs show once a frame the swap missed is older than `hold_ms` past the last
 # swapped one (engine.outputs.guard): the whole frame blurred or pixelated, only the faces
 # it can locate (the whole frame where it can't), a placeholder card, or — "off" — the
@@ -79,12 +81,13 @@ class SwapSettings:
     # (docs/swap.md has the measured curve); eyes, brows, lips and shape are the
     # source's at any value.
     likeness: float = 0.65
-    # Built-in swapper, experimental: the source's eyeball shown behind the target's lids
-    # with its iris where the target's is, so the eyes look where the user looks. Off by
-    # default: it cost leave-source-out identity 73.8 -> 59 % on DEV+WIDE, and its filled
-    # sclera still looks flat (docs/swap.md). Either way the lids follow the target's
-    # (iris-refined) lids.
-    follow_eyes: bool = False
+    # Built-in swapper: what shows between the lids. "yours": your own eyeballs (they
+    # blink and look where you look, by construction) with the source's iris colour;
+    # "photo": the source photo's eyes as they were photographed (their gaze stays the
+    # photo's); "photo_following": the photo's eyeballs turned to look where you look
+    # (experimental, their filled whites look flat). The lids and lashes around them
+    # are the source's in every mode; docs/swap.md has what each costs in likeness.
+    eyes: EyesMode = "yours"
     face_selection: FaceSelection = "main"
     keep_mouth_interior: bool = True
     # Content-hash key of the active source face in the SourceLibrary (None: no swap).

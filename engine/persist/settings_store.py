@@ -42,7 +42,7 @@ log = logging.getLogger(__name__)
 
 CONFIG_ENV = "FUSECAM_CONFIG_DIR"
 FILE_NAME = "settings.json"
-VERSION = 2  # 2: swap.alpha split into swap.blend and swap.latent_blend
+VERSION = 3  # 2: swap.alpha split into blend and latent_blend; 3: swap.follow_eyes → swap.eyes
 # A settings file is a few kilobytes; anything far larger is not one (and is not parsed).
 MAX_FILE_BYTES = 1 << 20
 BACKUPS = 5  # generations of replaced files kept: settings.json.bad.1 (newest) .. .bad.5
@@ -133,8 +133,22 @@ def _split_alpha(data: dict[str, Any]) -> dict[str, Any]:
     return {**data, "version": 2}
 
 
+def _eyes_mode(data: dict[str, Any]) -> dict[str, Any]:
+    """2 → 3: the on/off `swap.follow_eyes` became the three-way `swap.eyes`. On
+    ("the photo's eyes, turned to look where you look") keeps that mode; off was the
+    default and takes the new default, your own eyes."""
+    engine = data.get("engine")
+    swap = engine.get("swap") if isinstance(engine, dict) else None
+    if isinstance(swap, dict) and "follow_eyes" in swap and swap.pop("follow_eyes") is True:
+        swap.setdefault("eyes", "photo_following")
+    return {**data, "version": 3}
+
+
 # version N → N+1, applied in order to the raw JSON object.
-MIGRATIONS: dict[int, typing.Callable[[dict[str, Any]], dict[str, Any]]] = {1: _split_alpha}
+MIGRATIONS: dict[int, typing.Callable[[dict[str, Any]], dict[str, Any]]] = {
+    1: _split_alpha,
+    2: _eyes_mode,
+}
 
 
 def _migrate(data: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:

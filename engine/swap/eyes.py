@@ -22,6 +22,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from engine.core.settings import EyesMode
 from engine.core.types import F32
 from engine.face.mesh import topology
 from engine.render.polygon import polygon_mask
@@ -186,15 +187,12 @@ def eye_similarity(
     """2×3 affine taking render pixels to eyeball-crop pixels: the eye's corner line
     onto the source's (scale and turn, never squeezed across it), and the target's iris
     onto the source's; without an iris, the eyes' midpoints onto each other."""
-    a, b = corners.astype(np.float64)
-    sa, sb = eyeball.corners.astype(np.float64)
-    d, ds = b - a, sb - sa
-    scale = float(np.linalg.norm(ds)) / max(float(np.linalg.norm(d)), 1e-6)
-    angle = np.arctan2(ds[1], ds[0]) - np.arctan2(d[1], d[0])
-    c, s = np.cos(angle) * scale, np.sin(angle) * scale
-    rot = np.array([[c, -s], [s, c]])
+    rot = _corner_similarity(corners, eyeball.corners)[:, :2]
     if iris is None:
-        src, dst = (a + b) / 2, (sa + sb) / 2
+        src, dst = (
+            corners.astype(np.float64).mean(axis=0),
+            eyeball.corners.astype(np.float64).mean(axis=0),
+        )
     else:
         src, dst = np.asarray(iris, np.float64), np.asarray(eyeball.iris, np.float64)
     return np.hstack([rot, (dst - rot @ src)[:, None]])
@@ -326,6 +324,116 @@ def close_lids(
         cover = cv2.GaussianBlur(shown, (0, 0), 0.7)[..., None] * amount
         region += (lid - region) * cover
     return amounts
+
+
+EYE_PIGMENT = 0.5  # of the lids' skin-colour change (log terms) the eyeball takes
+IRIS_BAND = (0.35, 0.85)  # radii sampled for an iris's colour: out of the pupil and the limbus
+
+
+@dataclass(frozen=True)
+class EyeScene:
+    """One render's eyes, all on the render's working grid (h×w)."""
+
+    image: F32  # the render (h×w×3), changed in place
+    relit: F32  # the render before any eye work
+    albedo: F32  # the source texture it looked up (their ratio is the eyes' light)
+    own: F32  # the target on the grid, each pixel from where its mesh point sits
+    opening: F32  # 0..1: where the posed eye openings are
+    local: F32  # the posed landmarks on the grid
+    irises: F32  # 2×3, right eye first: each iris's centre and radius on the grid
+
+
+def show_eyes(
+    mode: EyesMode,
+    scene: EyeScene,
+    eyeballs: tuple[Eyeball | None, ...],
+    gaps: tuple[float, float],
+) -> None:
+    """What shows between the lids, by `mode` (engine/core/settings.py), then a lid
+    over each eye as far as the target's is shut (`close_lids`; `gaps`: the target's)."""
+    if mode == "yours":
+        show_own_eyes(scene, eyeballs)
+    elif mode == "photo_following":
+        paint_eyeballs(
+            scene.image,
+            scene.relit,
+            scene.albedo,
+            scene.opening,
+            scene.local,
+            scene.irises,
+            eyeballs,
+        )
+    close_lids(scene.image, scene.own, scene.opening, scene.local, scene.irises, gaps)
+
+
+def show_own_eyes(scene: EyeScene, eyeballs: tuple[Eyeball | None, ...]) -> None:
+    """Each eye's opening showing the target's own eyeball (`scene.own`, through the
+    mesh: it fits the opening exactly, as the lids are the target's in this mode) in
+    the source's iris colour: the gaze and the blinks are the user's by construction.
+    It takes half the lid skin's change in colour: an eye shares the light, not the
+    skin's pigment (apply_light.eye_gain)."""
+    for eye, iris, ball in zip(eyes(), scene.irises, eyeballs, strict=True):
+        box = _eye_box(scene.local, eye, scene.image.shape)
+        if box is None:
+            continue
+        x0, y0, x1, y1 = box
+        shown = scene.opening[y0:y1, x0:x1]
+        seen = shown > 0.5
+        if not seen.any():
+            continue
+        mine = scene.own[y0:y1, x0:x1]
+        ring = _ring(shown, float(iris[2]))
+        region = scene.image[y0:y1, x0:x1]
+        gain = np.ones(3)
+        if ring.sum() >= 5:
+            ratio = np.median(region[ring], axis=0) / np.maximum(np.median(mine[ring], axis=0), 1.0)
+            gain = np.clip(ratio, 0.25, 4.0) ** EYE_PIGMENT
+        eyeball = (mine * gain.astype(np.float32)).astype(np.float32)
+        if ball is not None:
+            lit = scene.relit[y0:y1, x0:x1][seen].sum(axis=0) / np.maximum(
+                scene.albedo[y0:y1, x0:x1][seen].sum(axis=0), 1.0
+            )
+            centre = (float(iris[0]) - x0, float(iris[1]) - y0, float(iris[2]))
+            _recolour_iris(eyeball, seen, centre, ball, lit)
+        cover = cv2.GaussianBlur(shown, (0, 0), 0.7)[..., None]
+        region += (eyeball - region) * cover
+
+
+def _corner_similarity(
+    out: NDArray[np.floating], into: NDArray[np.floating]
+) -> NDArray[np.float64]:
+    """2×3 similarity taking the two points `out` onto `into` (scale, turn, shift)."""
+    a, b = np.asarray(out, np.float64)
+    sa, sb = np.asarray(into, np.float64)
+    d, ds = b - a, sb - sa
+    scale = float(np.linalg.norm(ds)) / max(float(np.linalg.norm(d)), 1e-6)
+    angle = np.arctan2(ds[1], ds[0]) - np.arctan2(d[1], d[0])
+    c, s = np.cos(angle) * scale, np.sin(angle) * scale
+    rot = np.array([[c, -s], [s, c]])
+    return np.hstack([rot, (sa - rot @ a)[:, None]])
+
+
+def _recolour_iris(
+    eyeball: F32, seen: NDArray[np.bool_], iris: tuple[float, float, float], ball: Eyeball, lit: F32
+) -> None:
+    """The target's iris in `eyeball` (in place) moved, in Lab, to the source's iris
+    colour (its completed profile under the render's light `lit`)."""
+    width = float(np.linalg.norm(ball.corners[1] - ball.corners[0]))
+    t_src = _radii(ball.image.shape[:2], ball.iris, IRIS_RADIUS * width)
+    band = (t_src > IRIS_BAND[0]) & (t_src < IRIS_BAND[1])
+    t = _radii(eyeball.shape[:2], (iris[0], iris[1]), iris[2])
+    mine = seen & (t > IRIS_BAND[0]) & (t < IRIS_BAND[1])
+    if band.sum() < 5 or mine.sum() < 5:
+        return
+    theirs = (np.median(ball.image[band], axis=0) * lit).astype(np.float32)
+    ours = np.median(eyeball[mine], axis=0).astype(np.float32)
+    pair = np.clip(np.stack([theirs, ours])[None], 0, 255) / 255.0
+    lab_pair = cv2.cvtColor(pair.astype(np.float32), cv2.COLOR_BGR2Lab)[0]
+    shift = lab_pair[0] - lab_pair[1]
+    weight = np.clip((1.05 - t) / 0.2, 0.0, 1.0)[..., None]
+    lab = cv2.cvtColor(np.clip(eyeball, 0, 255) / 255.0, cv2.COLOR_BGR2Lab)
+    lab += shift * weight
+    eyeball[:] = cv2.cvtColor(lab, cv2.COLOR_Lab2BGR) * 255.0
 
 
 def _lid_skin(region: F32, mine: F32, shown: F32, ring: NDArray[np.bool_]) -> F32:

@@ -27,7 +27,7 @@ from engine.render.polygon import polygon_mask
 from engine.render.raster import rasterize_attributes
 from engine.swap import shading
 from engine.swap.apply_light import shade
-from engine.swap.eyes import close_lids, eyes, paint_eyeballs
+from engine.swap.eyes import EyeScene, eyes, show_eyes
 from engine.swap.identity import SourceIdentity
 from engine.swap.lids import lid_gaps, open_lids
 from engine.swap.shape import shape_transfer
@@ -109,7 +109,10 @@ class FaceRenderer:
         with steps.step("shape"):
             posed = self.posed_landmarks(face, identity, swap, rest_canonical)
             seen, shown = lid_gaps(face.landmarks, identity.canonical)
-            posed = open_lids(posed, seen, shown)
+            if swap.eyes != "yours":
+                # Your own eyeballs show through your own lids: moved lids would
+                # stretch or squash them (and measured no better: docs/swap.md).
+                posed = open_lids(posed, seen, shown)
         with steps.step("grid"):
             grid = _grid(posed, float(face.fit.pose.scale), frame.shape)
             if grid is None:
@@ -154,17 +157,16 @@ class FaceRenderer:
                 irises = np.column_stack(
                     [grid.to_grid(shifted), face.irises[:, 2] * float(grid.scale.mean())]
                 )
-                if swap.follow_eyes:
-                    paint_eyeballs(
-                        image,
-                        relit,
-                        source[..., :3],
-                        weights[..., 0],
-                        local,
-                        irises,
-                        identity.eyeballs,
-                    )
-                close_lids(image, own, weights[..., 0], local, irises, seen)
+                scene = EyeScene(
+                    image,
+                    relit,
+                    source[..., :3],
+                    own,
+                    weights[..., 0],
+                    local,
+                    irises,
+                )
+                show_eyes(swap.eyes, scene, identity.eyeballs, seen)
         work_iod = grid.work_iod
         with steps.step("detail"):
             if blur_sigma is None or on_detail is not None:

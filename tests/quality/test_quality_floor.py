@@ -63,9 +63,12 @@ def test_a_fixed_panel_of_pairs_keeps_its_quality(tmp_path: Path) -> None:
     # 100 %, pose 1.12°, expression 0.026, outside 0, |seam gradient| 0.072, seam colour
     # -0.47 ΔE, |sharpness| 0.14 log2; skin artifact mean 0.0035, max 0.014, skin tone
     # ΔE max 2.1, eye action 0.026. One retrieval miss in twelve (91.7 %) still passes.
+    # 2026-12-03, your own eyes by default (`swap.eyes`): retrieval 100 %, leave-source-out
+    # 50 % (83 % with the photo's eyes: the eyes are where dlib reads most identity; the
+    # trade-off is measured in docs/swap.md), eye action 0.020, the rest as above.
     assert scores["faces_found_pct"] == 100.0, report
     assert scores["retrieval_at1_pct"] >= 91.0, report
-    assert scores["retrieval_loo_at1_pct"] >= 66.0, report
+    assert scores["retrieval_loo_at1_pct"] >= 45.0, report
     assert scores["pose_err_deg_found_only"] <= 1.6, report
     assert scores["expr_err_found_only"] <= 0.032, report
     assert scores["outside_changed_frac_found_only"] <= 0.001, report
@@ -80,21 +83,29 @@ def test_a_fixed_panel_of_pairs_keeps_its_quality(tmp_path: Path) -> None:
 
 @pytest.mark.testdata
 @pytest.mark.slow
-def test_a_clip_keeps_the_targets_blinks_and_mouth(tmp_path: Path) -> None:
+def test_a_clip_keeps_the_targets_blinks_mouth_and_gaze(tmp_path: Path) -> None:
     """`video/obama_1.mp4` with `robert_downey_jr_2` as source, swapped as `fusecam swap`
     does and scored by `judge video`: the carry slopes of eye and mouth opening (1 = the
-    target's blink or open mouth carried in full)."""
+    target's blink, open mouth or glance carried in full)."""
     if not JUDGE.exists():
         pytest.skip(f"the judge is not at {JUDGE}")
     library = SourceLibrary(cache_dir=tmp_path / "cache")
     scores = judge_clip(
         "obama_1.mp4", "robert_downey_jr_2.jpg", EngineSettings(), library, tmp_path, every=10
     )
-    keys = ("eyes_open_carry_slope", "eyes_open_carry_r", "mouth_open_carry_slope")
+    keys = (
+        "eyes_open_carry_slope",
+        "eyes_open_carry_r",
+        "mouth_open_carry_slope",
+        "gaze_x_carry_slope",
+    )
     got = {k: round(scores[k], 3) for k in keys}
     # Measured on 2026-12-03 (defaults, H.264, watermarked): eyes 0.72 (r 0.70), mouth
     # 0.92 at every 10th frame; 0.72 / 0.90 at every 2nd. With the inpainted lid of the
     # day before: eyes 0.56-0.61, mouth 0.84-0.89; with the mesh's own lids 0.08. The
-    # floor catches a change that stops the lids following.
-    assert scores["eyes_open_carry_slope"] >= 0.6, got
+    # floor catches a change that stops the lids following. With your own eyes (the
+    # default since that evening): eyes 0.83 (r 0.77), mouth 0.94, gaze_x 0.76 (r 0.66)
+    # at every 10th frame; the photo's eyes kept the gaze at 0.17.
+    assert scores["eyes_open_carry_slope"] >= 0.7, got
     assert scores["mouth_open_carry_slope"] >= 0.8, got
+    assert scores["gaze_x_carry_slope"] >= 0.55, got

@@ -166,15 +166,22 @@ class ControlPanel(QWidget):
             )
         )
         form.addRow(tr("Likeness"), self.likeness)
-        self.follow_eyes = b.check(
-            "swap.follow_eyes",
-            tr("Eyes follow me"),
-            tr(
-                "Experimental: the swapped irises move to where yours are. Costs "
-                "likeness, and the whites of the eyes look flat."
-            ),
+        eyes = (
+            (tr("Yours"), "yours"),
+            (tr("The photo's"), "photo"),
+            (tr("The photo's, following you"), "photo_following"),
         )
-        form.addRow(self.follow_eyes)
+        self.eyes = b.combo("swap.eyes", tr("Eyes"), eyes)
+        self.eyes.setToolTip(
+            tr(
+                "What shows between the lids. Yours: your own eyes in the source's iris "
+                "colour; they blink and look where you look. The photo's: as the source "
+                "was photographed (looks more like the photo, never blinks or looks "
+                "around). Following you (experimental): the photo's eyes turned to look "
+                "where you look; their whites look flat."
+            )
+        )
+        form.addRow(tr("Eyes"), self.eyes)
         faces = (
             (tr("Main face"), "main"),
             (tr("All faces"), "all"),
@@ -201,7 +208,7 @@ class ControlPanel(QWidget):
                 ),
             ),
             (
-                self.follow_eyes,
+                self.eyes,
                 tr(
                     "Built-in swapper only: the neural swapper's model draws the eyes "
                     "looking where yours look."

@@ -84,11 +84,11 @@ def test_only_the_active_swappers_controls_apply(qtbot, make_window) -> None:
     builtin_only = {
         "swap.shape_alpha": controls.face_shape,
         "swap.likeness": controls.likeness,
-        "swap.follow_eyes": controls.follow_eyes,
+        "swap.eyes": controls.eyes,
         "compositor.color_match": controls.color_match,
     }
     own_tips = {path: widget.toolTip() for path, widget in builtin_only.items()}
-    assert own_tips["swap.likeness"] and own_tips["swap.follow_eyes"]  # restored below
+    assert own_tips["swap.likeness"] and own_tips["swap.eyes"]  # restored below
     # Built-in: its blend and its own controls; the neural swapper's mix is hidden.
     assert not controls.blend.isHidden() and controls.latent_blend.isHidden()
     assert all(widget.isEnabled() for widget in builtin_only.values())
@@ -97,10 +97,10 @@ def test_only_the_active_swappers_controls_apply(qtbot, make_window) -> None:
     for path, widget in builtin_only.items():
         assert not widget.isEnabled(), path
         assert widget.toolTip().startswith("Built-in swapper only: "), path
-    # Disabled for real: a click on the check boxes changes nothing.
-    follow = window.core.engine.settings.swap.follow_eyes
-    qtbot.mouseClick(controls.follow_eyes, Qt.MouseButton.LeftButton)
-    assert window.core.engine.settings.swap.follow_eyes == follow
+    # Disabled for real: a click on a check box changes nothing.
+    match = window.core.engine.settings.compositor.color_match
+    qtbot.mouseClick(controls.color_match, Qt.MouseButton.LeftButton)
+    assert window.core.engine.settings.compositor.color_match == match
     window.core.apply("swap.swapper", "builtin")
     assert not controls.blend.isHidden() and controls.latent_blend.isHidden()
     for path, widget in builtin_only.items():

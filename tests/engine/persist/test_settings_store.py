@@ -6,6 +6,8 @@ import dataclasses
 import json
 from pathlib import Path
 
+import pytest
+
 from engine.core.settings import EngineSettings
 from engine.persist import settings_store
 from engine.persist.settings_store import AppState, GalleryEntry, load, save
@@ -159,8 +161,28 @@ def test_a_format_1_strength_becomes_both_swappers_blend(tmp_path: Path) -> None
     assert loaded.state.engine.output.mirror is True
     save(loaded.state, path)
     saved = json.loads(path.read_text())
-    assert saved["version"] == settings_store.VERSION == 2
+    assert saved["version"] == settings_store.VERSION == 3
     assert saved["engine"]["swap"] == {"blend": 0.55, "latent_blend": 0.55, "shape_alpha": 0.2}
+
+
+@pytest.mark.parametrize(("follow", "eyes"), [(True, "photo_following"), (False, "yours")])
+def test_a_format_2_follow_eyes_becomes_the_eyes_mode(
+    tmp_path: Path, follow: bool, eyes: str
+) -> None:
+    """Format 2 had an on/off `swap.follow_eyes`: on keeps the photo's eyes turned to
+    follow you; off (the old default) takes the new default, your own eyes; the next
+    save writes format 3 without the old key."""
+    path = tmp_path / "settings.json"
+    engine = {"swap": {"follow_eyes": follow, "likeness": 0.5}}
+    path.write_text(json.dumps({"version": 2, "engine": engine}))
+    loaded = load(path)
+    assert loaded.messages == ()
+    swap = loaded.state.engine.swap
+    assert (swap.eyes, swap.likeness) == (eyes, 0.5)
+    save(loaded.state, path)
+    saved = json.loads(path.read_text())["engine"]["swap"]
+    assert "follow_eyes" not in saved
+    assert saved.get("eyes", "yours") == eyes
 
 
 def test_a_format_1_file_without_a_strength_keeps_the_defaults(tmp_path: Path) -> None:

@@ -1,6 +1,7 @@
 """The new face's eyes follow the target's: its lids close when the target's do, and
-(with `swap.follow_eyes`) its irises look where the target's look (engine/swap/eyes.py,
-engine/face/iris.py).
+its irises look where the target's look — by default the target's own eyeballs in the
+source's iris colour, or (`swap.eyes` "photo_following") the source's eyeballs turned
+(engine/swap/eyes.py, engine/face/iris.py).
 
 Real photos, real clip frames, real models, the real renderer: a blink is a frame pair
 of `obama_1.mp4`; a gaze aside is the iris model's irises moved."""
@@ -15,12 +16,12 @@ import numpy as np
 import pytest
 
 from engine.core.imageio import read_image
-from engine.core.settings import EngineSettings, SwapSettings
+from engine.core.settings import EngineSettings, EyesMode, SwapSettings
 from engine.core.types import F32, Frame
 from engine.face.iris import eye_openness
 from engine.face.records import FacePatch
 from engine.swap import eyes as eyes_module
-from engine.swap.eyes import eyes
+from engine.swap.eyes import Eyeball, eyes
 from engine.swap.library import SourceLibrary
 from engine.swap.renderer import FaceRenderer
 from tests.engine.swap.support import (
@@ -48,9 +49,9 @@ def openness(frame: Frame) -> float:
     return float(np.mean(eye_openness(face.landmarks)))
 
 
-def swapped(library: SourceLibrary, frame: Frame, follow_eyes: bool = True) -> Frame:
+def swapped(library: SourceLibrary, frame: Frame, eyes: EyesMode) -> Frame:
     key = library.load_identity([EILEEN]).key
-    settings = EngineSettings(swap=SwapSettings(source_key=key, follow_eyes=follow_eyes))
+    settings = EngineSettings(swap=SwapSettings(source_key=key, eyes=eyes))
     return swap_frame(library, settings, frame).result
 
 
@@ -69,14 +70,19 @@ def test_a_target_whose_eyes_close_closes_the_new_faces_eyes(
     library: SourceLibrary, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Eileen Collins (eyes open) onto two frames of `obama_1.mp4`: eyes open (33) and
-    shut in a blink (162). The output's lids close with the target's: its openness
-    (refined lids, re-detected on the output) drops by most of what the target's does."""
+    shut in a blink (162), with the photo's eyeballs turned to follow (the mode where
+    a lid must be drawn over them). The output's lids close with the target's: its
+    openness (refined lids, re-detected on the output) drops by most of what the
+    target's does."""
     open_target, blink = clip_frames((33, 162))
     target_drop = openness(open_target) - openness(blink)
     assert target_drop > 0.12, "frame 162 should be a blink"
 
     def output_drop() -> float:
-        return openness(swapped(library, open_target)) - openness(swapped(library, blink))
+        mode: EyesMode = "photo_following"
+        return openness(swapped(library, open_target, mode)) - openness(
+            swapped(library, blink, mode)
+        )
 
     drawn = output_drop()
     monkeypatch.setattr(eyes_module, "SHUT_PIXELS", (2.0, 3.0))  # never shut: no lid drawn
@@ -102,14 +108,15 @@ def _iris_x(patch: FacePatch, contour: F32) -> float:
 
 def test_an_iris_moved_in_the_target_moves_in_the_output(library: SourceLibrary) -> None:
     """The target looks aside: its irises moved along the eye line by a fifth of the
-    eye's width. The output's irises move with them (shape transfer off, so that the
-    eyes sit where the target's are)."""
+    eye's width. With the photo's eyeballs turned to follow, the output's irises move
+    with them (shape transfer off, so that the eyes sit where the target's are). (With
+    your own eyes the iris is the frame's own: test_your_own_eyes_... below.)"""
     frame = read_image(GRACE)
     face = fitted_face(frame)
     assert face.landmarks is not None and face.irises is not None
     identity = library.load_identity([EILEEN])
     renderer = FaceRenderer(fitter())
-    settings = SwapSettings(shape_alpha=0.0, follow_eyes=True)
+    settings = SwapSettings(shape_alpha=0.0, eyes="photo_following")
     aside = copy.copy(face)
     irises = face.irises.copy()
     widths = []
@@ -159,13 +166,57 @@ def test_a_shut_eye_shows_the_targets_own_lid(
     the target's far more closely."""
     (blink,) = clip_frames((162,))
     rows, cols = _eye_band(blink)
-    own_lid = _likeness(swapped(library, blink, follow_eyes=False)[rows, cols], blink[rows, cols])
+    own_lid = _likeness(swapped(library, blink, "photo")[rows, cols], blink[rows, cols])
     inpaint = eyes_module._lid_skin
 
     def inpainted(region: F32, mine: F32, shown: F32, ring: np.ndarray) -> F32:
         return inpaint(region, mine, shown, np.zeros_like(ring))  # no lid skin to match
 
     monkeypatch.setattr(eyes_module, "_lid_skin", inpainted)
-    filled = _likeness(swapped(library, blink, follow_eyes=False)[rows, cols], blink[rows, cols])
+    filled = _likeness(swapped(library, blink, "photo")[rows, cols], blink[rows, cols])
     # Measured: 0.30 with the target's own lid, 0.07 inpainted.
     assert own_lid > filled + 0.1, (own_lid, filled)
+
+
+@pytest.mark.testdata
+def test_your_own_eyes_blink_and_look_with_you(library: SourceLibrary) -> None:
+    """By default the opening shows the target's own eyeball: on `obama_1.mp4`'s blink
+    (frame 162 against the open 33) the output's openness drops by nearly all the
+    target's drop, and its eye band follows the target's fine structure (lashes, iris
+    edge) more closely than the photo's own eyes do."""
+    open_target, blink = clip_frames((33, 162))
+    target_drop = openness(open_target) - openness(blink)
+    drop = openness(swapped(library, open_target, "yours")) - openness(
+        swapped(library, blink, "yours")
+    )
+    rows, cols = _eye_band(open_target)
+    yours = _likeness(swapped(library, open_target, "yours")[rows, cols], open_target[rows, cols])
+    photo = _likeness(swapped(library, open_target, "photo")[rows, cols], open_target[rows, cols])
+    assert drop > 0.7 * target_drop, (target_drop, drop)
+    assert yours > photo + 0.05, (yours, photo)
+
+
+def test_the_iris_takes_the_sources_colour() -> None:
+    """A brown iris on white, given a blue source iris: inside the iris it turns blue,
+    and the white around it (beyond the iris's edge) is left exactly as it was."""
+    size, centre, radius = 41, 20.0, 8.0
+    y, x = np.mgrid[0:size, 0:size].astype(np.float32)
+    t = np.hypot(x - centre, y - centre) / radius
+    white = np.array([225, 230, 235], np.float32)
+    brown = np.array([40, 70, 110], np.float32)
+    blue = np.array([170, 110, 60], np.float32)
+    eyeball = np.where((t < 1.0)[..., None], brown, white).astype(np.float32)
+    # The source's eyeball crop: eye width such that its iris radius is 8 px too.
+    width = radius / eyes_module.IRIS_RADIUS
+    corners = np.array([[centre - width / 2, centre], [centre + width / 2, centre]], np.float32)
+    source = np.where((t < 1.0)[..., None], blue, white).astype(np.float32)
+    ball = Eyeball(source, (0.0, 0.0), (centre, centre), corners)
+    before = eyeball.copy()
+    seen = np.ones((size, size), bool)
+    eyes_module._recolour_iris(
+        eyeball, seen, (centre, centre, radius), ball, np.ones(3, np.float32)
+    )
+    iris = (t > 0.35) & (t < 0.85)
+    assert np.abs(eyeball[iris].mean(axis=0) - blue).max() < 12, eyeball[iris].mean(axis=0)
+    outside = t > 1.06
+    np.testing.assert_allclose(eyeball[outside], before[outside], atol=0.5)

@@ -424,12 +424,24 @@
         <translation>Wie viel der eigenen Hautschattierung des Quellfotos der eingebaute Tausch behält. Höher sieht dem Foto ähnlicher, niedriger fügt sich natürlicher in dein Licht ein.</translation>
     </message>
     <message>
-        <source>Eyes follow me</source>
-        <translation>Augen folgen mir</translation>
+        <source>Yours</source>
+        <translation>Deine</translation>
     </message>
     <message>
-        <source>Experimental: the swapped irises move to where yours are. Costs likeness, and the whites of the eyes look flat.</source>
-        <translation>Experimentell: Die getauschten Iriden folgen deinen. Kostet Ähnlichkeit, und das Augenweiß wirkt flach.</translation>
+        <source>The photo&apos;s</source>
+        <translation>Die des Fotos</translation>
+    </message>
+    <message>
+        <source>The photo&apos;s, following you</source>
+        <translation>Die des Fotos, dir folgend</translation>
+    </message>
+    <message>
+        <source>What shows between the lids. Yours: your own eyes in the source&apos;s iris colour; they blink and look where you look. The photo&apos;s: as the source was photographed (looks more like the photo, never blinks or looks around). Following you (experimental): the photo&apos;s eyes turned to look where you look; their whites look flat.</source>
+        <translation>Was zwischen den Lidern zu sehen ist. Deine: deine eigenen Augen in der Irisfarbe der Quelle; sie blinzeln und schauen, wohin du schaust. Die des Fotos: so, wie die Quelle fotografiert wurde (dem Foto ähnlicher, blinzelt nie und schaut nicht umher). Dir folgend (experimentell): die Augen des Fotos, dorthin gedreht, wohin du schaust; ihr Weiß wirkt flach.</translation>
+    </message>
+    <message>
+        <source>Eyes</source>
+        <translation>Augen</translation>
     </message>
     <message>
         <source>Main face</source>
