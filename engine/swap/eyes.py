@@ -372,7 +372,8 @@ def show_own_eyes(scene: EyeScene, eyeballs: tuple[Eyeball | None, ...]) -> None
     the source's iris colour: the gaze and the blinks are the user's by construction.
     It takes half the lid skin's change in colour: an eye shares the light, not the
     skin's pigment (apply_light.eye_gain)."""
-    for eye, iris, ball in zip(eyes(), scene.irises, eyeballs, strict=True):
+    colour = iris_colour(eyeballs)
+    for eye, iris in zip(eyes(), scene.irises, strict=True):
         box = _eye_box(scene.local, eye, scene.image.shape)
         if box is None:
             continue
@@ -389,12 +390,12 @@ def show_own_eyes(scene: EyeScene, eyeballs: tuple[Eyeball | None, ...]) -> None
             ratio = np.median(region[ring], axis=0) / np.maximum(np.median(mine[ring], axis=0), 1.0)
             gain = np.clip(ratio, 0.25, 4.0) ** EYE_PIGMENT
         eyeball = (mine * gain.astype(np.float32)).astype(np.float32)
-        if ball is not None:
+        if colour is not None:
             lit = scene.relit[y0:y1, x0:x1][seen].sum(axis=0) / np.maximum(
                 scene.albedo[y0:y1, x0:x1][seen].sum(axis=0), 1.0
             )
             centre = (float(iris[0]) - x0, float(iris[1]) - y0, float(iris[2]))
-            _recolour_iris(eyeball, seen, centre, ball, lit)
+            _recolour_iris(eyeball, seen, centre, (colour * lit).astype(np.float32))
         cover = cv2.GaussianBlur(shown, (0, 0), 0.7)[..., None]
         region += (eyeball - region) * cover
 
@@ -413,25 +414,43 @@ def _corner_similarity(
     return np.hstack([rot, (sa - rot @ a)[:, None]])
 
 
+def iris_colour(eyeballs: tuple[Eyeball | None, ...]) -> F32 | None:
+    """The source's iris colour (BGR albedo), one for both eyes: a person's two irises
+    share it, and a squinting, half-hidden or glinting eye reads paler than its iris
+    (recoloured eye by eye, one eye came out glassy grey-blue beside a brown one), so
+    it is the darker of the two eyes' medians."""
+    found = []
+    for ball in eyeballs:
+        if ball is None:
+            continue
+        width = float(np.linalg.norm(ball.corners[1] - ball.corners[0]))
+        t = _radii(ball.image.shape[:2], ball.iris, IRIS_RADIUS * width)
+        band = (t > IRIS_BAND[0]) & (t < IRIS_BAND[1])
+        if band.sum() >= 5:
+            found.append(np.median(ball.image[band], axis=0).astype(np.float32))
+    return min(found, key=lambda c: float(c @ LUMA)) if found else None
+
+
+CATCHLIGHT = (20.0, 30.0)  # L* above the iris's median: a reflection, kept as it is
+
+
 def _recolour_iris(
-    eyeball: F32, seen: NDArray[np.bool_], iris: tuple[float, float, float], ball: Eyeball, lit: F32
+    eyeball: F32, seen: NDArray[np.bool_], iris: tuple[float, float, float], colour: F32
 ) -> None:
-    """The target's iris in `eyeball` (in place) moved, in Lab, to the source's iris
-    colour (its completed profile under the render's light `lit`)."""
-    width = float(np.linalg.norm(ball.corners[1] - ball.corners[0]))
-    t_src = _radii(ball.image.shape[:2], ball.iris, IRIS_RADIUS * width)
-    band = (t_src > IRIS_BAND[0]) & (t_src < IRIS_BAND[1])
+    """The target's iris in `eyeball` (in place) moved, in Lab, to `colour` (BGR, in
+    the render's light); its catchlights keep their own colour (shifted, a white
+    reflection turned yellow or blue)."""
     t = _radii(eyeball.shape[:2], (iris[0], iris[1]), iris[2])
     mine = seen & (t > IRIS_BAND[0]) & (t < IRIS_BAND[1])
-    if band.sum() < 5 or mine.sum() < 5:
+    if mine.sum() < 5:
         return
-    theirs = (np.median(ball.image[band], axis=0) * lit).astype(np.float32)
     ours = np.median(eyeball[mine], axis=0).astype(np.float32)
-    pair = np.clip(np.stack([theirs, ours])[None], 0, 255) / 255.0
+    pair = np.clip(np.stack([colour, ours])[None], 0, 255) / 255.0
     lab_pair = cv2.cvtColor(pair.astype(np.float32), cv2.COLOR_BGR2Lab)[0]
     shift = lab_pair[0] - lab_pair[1]
-    weight = np.clip((1.05 - t) / 0.2, 0.0, 1.0)[..., None]
     lab = cv2.cvtColor(np.clip(eyeball, 0, 255) / 255.0, cv2.COLOR_BGR2Lab)
+    glint = _ramp(lab[..., 0] - lab_pair[1][0], *CATCHLIGHT)
+    weight = (np.clip((1.05 - t) / 0.2, 0.0, 1.0) * (1.0 - glint))[..., None]
     lab += shift * weight
     eyeball[:] = cv2.cvtColor(lab, cv2.COLOR_Lab2BGR) * 255.0
 

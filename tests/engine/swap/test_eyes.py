@@ -197,26 +197,40 @@ def test_your_own_eyes_blink_and_look_with_you(library: SourceLibrary) -> None:
 
 
 def test_the_iris_takes_the_sources_colour() -> None:
-    """A brown iris on white, given a blue source iris: inside the iris it turns blue,
-    and the white around it (beyond the iris's edge) is left exactly as it was."""
+    """A brown iris on white, given a source whose eyes are blue (one of them squinted
+    almost shut, its "iris" mostly pale lid and white): the iris turns the blue of the
+    better-seen eye, its catchlight stays white, and the white around it (beyond the
+    iris's edge) is left exactly as it was."""
     size, centre, radius = 41, 20.0, 8.0
     y, x = np.mgrid[0:size, 0:size].astype(np.float32)
     t = np.hypot(x - centre, y - centre) / radius
     white = np.array([225, 230, 235], np.float32)
     brown = np.array([40, 70, 110], np.float32)
     blue = np.array([170, 110, 60], np.float32)
+    pale = np.array([190, 195, 205], np.float32)
     eyeball = np.where((t < 1.0)[..., None], brown, white).astype(np.float32)
-    # The source's eyeball crop: eye width such that its iris radius is 8 px too.
+    glint = (np.abs(x - centre - 3) <= 1) & (np.abs(y - centre + 3) <= 1)
+    eyeball[glint] = 250.0
+    # The source's eyeball crops: eye width such that their iris radius is 8 px too.
     width = radius / eyes_module.IRIS_RADIUS
     corners = np.array([[centre - width / 2, centre], [centre + width / 2, centre]], np.float32)
-    source = np.where((t < 1.0)[..., None], blue, white).astype(np.float32)
-    ball = Eyeball(source, (0.0, 0.0), (centre, centre), corners)
+    balls = tuple(
+        Eyeball(
+            np.where((t < 1.0)[..., None], c, white).astype(np.float32),
+            (0.0, 0.0),
+            (centre, centre),
+            corners,
+        )
+        for c in (pale, blue)
+    )
+    colour = eyes_module.iris_colour(balls)
+    assert colour is not None
+    np.testing.assert_allclose(colour, blue)
     before = eyeball.copy()
     seen = np.ones((size, size), bool)
-    eyes_module._recolour_iris(
-        eyeball, seen, (centre, centre, radius), ball, np.ones(3, np.float32)
-    )
-    iris = (t > 0.35) & (t < 0.85)
+    eyes_module._recolour_iris(eyeball, seen, (centre, centre, radius), colour)
+    iris = (t > 0.35) & (t < 0.85) & ~glint
     assert np.abs(eyeball[iris].mean(axis=0) - blue).max() < 12, eyeball[iris].mean(axis=0)
+    assert np.abs(eyeball[glint] - 250.0).max() < 3, eyeball[glint]
     outside = t > 1.06
     np.testing.assert_allclose(eyeball[outside], before[outside], atol=0.5)

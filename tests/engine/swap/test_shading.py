@@ -192,7 +192,9 @@ def test_a_rendered_blue_iris_stays_blue_on_a_target_of_another_colour() -> None
     frame = tinted(read_image(GRACE), (0.55, 0.75, 1.0))
     face = fitted_face(frame)
     renderer = FaceRenderer(fitter())
-    swap = SwapSettings(shape_alpha=0.0)
+    # The photo's eyes: the eye texels themselves are shown (your own eyes take the
+    # source's iris colour instead: test_eyes.py).
+    swap = SwapSettings(shape_alpha=0.0, eyes="photo")
     plain = renderer.render(frame, face, identity, swap)
     blue = renderer.render(frame, face, painted, swap)
     assert plain is not None and blue is not None and blue.features is not None
