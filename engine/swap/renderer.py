@@ -130,10 +130,10 @@ class FaceRenderer:
             # The target itself on the working grid, each pixel taken from where its mesh
             # point sits in the frame (sampled from the frame shrunk to the grid: from the
             # full frame a large face would alias).
-            own = _remap(
-                shrink(frame[y0:y1, x0:x1], grid.size),
-                *grid.axes_to_grid(per_pixel[..., 2], per_pixel[..., 3]),
-            ).astype(np.float32)
+            under = shrink(frame[y0:y1, x0:x1], grid.size)
+            own = _remap(under, *grid.axes_to_grid(per_pixel[..., 2], per_pixel[..., 3])).astype(
+                np.float32
+            )
         with steps.step("light"):
             relit, image, mask, features = self._appearance(
                 frame,
@@ -191,6 +191,7 @@ class FaceRenderer:
             scale_px=work_iod,
             features=features,
             frame_size=(x1 - x0, y1 - y0),
+            input_sample=under,  # the compositor's frame under the patch, sampled once
         )
 
     def _appearance(
