@@ -27,6 +27,7 @@ from engine.render.polygon import polygon_mask
 from engine.render.raster import rasterize_attributes
 from engine.swap import shading
 from engine.swap.apply_light import shade
+from engine.swap.broad_light import add_broad_difference, masked_difference
 from engine.swap.eyes import close_lids, eyes, paint_eyeballs
 from engine.swap.identity import SourceIdentity
 from engine.swap.lids import lid_gaps, open_lids
@@ -376,11 +377,9 @@ def _target_broad_light(
     docs/swap.md."""
     weight = coverage.astype(np.float32)
     size = SPLIT_LOW * iod
-    norm = 1.0 / (box(weight, size) + 1e-4)
     # Their low band less ours, in one pass: the box is linear.
-    apart = box((own - image) * weight[..., None], size) * norm[..., None]
-    keep = (amount * (1.0 - features) * weight)[..., None]
-    return (image + keep * apart).astype(np.float32)
+    apart = box(masked_difference(own, image, weight), size)
+    return add_broad_difference(image, apart, box(weight, size), features, weight, amount)
 
 
 def _keep_mask(local: F32, contours: list[np.ndarray], shape: tuple[int, ...]) -> F32 | None:
