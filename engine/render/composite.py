@@ -127,16 +127,22 @@ def blend_delta(base: F32, patch: FacePatch, settings: CompositorSettings) -> F3
 
 
 def composite(
-    out: Frame, patch: FacePatch, settings: CompositorSettings, steps: StepTimer = NO_STEPS
+    out: Frame,
+    patch: FacePatch,
+    settings: CompositorSettings,
+    steps: StepTimer = NO_STEPS,
+    untouched: bool = False,
 ) -> None:
-    """Blend one patch into `out` (a copy of the frame) in place.
+    """Blend one patch into `out` (a copy of the frame) in place. `untouched`: nothing
+    has been blended into `out` under this patch yet, so the frame there is the input's
+    (and the patch's own sample of it can stand in for resampling it).
 
     A patch at the working resolution (coarser than the frame) is blended on its own
     grid, against the frame resampled to it, and only the change is resampled into the
     frame: the frame keeps its full-resolution detail wherever the face leaves it."""
     region = patch.frame_box(out)
     with steps.step("frame_in"):
-        base = patch.frame_in_patch(out)
+        base = patch.input_in_patch(out) if untouched else patch.frame_in_patch(out)
     with steps.step("bands"):
         delta = blend_delta(base, patch, settings)
     with steps.step("frame_out"):

@@ -35,12 +35,12 @@ def sharpen_and_grain(
     steps: StepTimer = NO_STEPS,
 ) -> None:
     """Unsharp-mask `patch.image`, then add the grain the frame has and the render lacks
-    (in place)."""
+    (in place). `frame`: the input frame (nothing blended into it yet)."""
     image = patch.image
     with steps.step("sharpen"):
         blurred = cv2.GaussianBlur(image, (0, 0), _SHARPEN_SIGMA)
         image = image + (image - blurred) * (_MAX_SHARPEN * strength)
-    region = np.clip(patch.frame_in_patch(frame), 0, 255).astype(np.uint8)
+    region = np.clip(patch.input_in_patch(frame), 0, 255).astype(np.uint8)
     inside = patch.mask > 0.5
     if inside.sum() > 64:
         with steps.step("noise_level"):

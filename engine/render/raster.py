@@ -56,6 +56,95 @@ def _raster_attrs(
     return out, covered
 
 
+@njit(cache=True, nogil=True)
+def _raster_corners(
+    xy: F32, depth: F32, tris: I32, height: int, width: int
+) -> tuple[I32, NDArray[np.float64], NDArray[np.bool_]]:  # pragma: no cover - compiled
+    """`_raster_attrs` recording, per pixel, the winning triangle's corners and their
+    barycentric weights instead of the attributes: the same loop and arithmetic, so
+    that `_spread` on them gives `_raster_attrs`' result bit for bit."""
+    corners = np.zeros((height, width, 3), np.int32)
+    weights = np.zeros((height, width, 3), np.float64)
+    covered = np.zeros((height, width), np.bool_)
+    zbuf = np.full((height, width), np.inf, np.float32)
+    for t in range(tris.shape[0]):
+        i0, i1, i2 = tris[t, 0], tris[t, 1], tris[t, 2]
+        x0, y0 = xy[i0, 0], xy[i0, 1]
+        x1, y1 = xy[i1, 0], xy[i1, 1]
+        x2, y2 = xy[i2, 0], xy[i2, 1]
+        area = (x1 - x0) * (y2 - y0) - (x2 - x0) * (y1 - y0)
+        if abs(area) < 1e-8:
+            continue
+        inv = 1.0 / area
+        xmin = max(int(np.floor(min(x0, x1, x2))), 0)
+        xmax = min(int(np.ceil(max(x0, x1, x2))), width - 1)
+        ymin = max(int(np.floor(min(y0, y1, y2))), 0)
+        ymax = min(int(np.ceil(max(y0, y1, y2))), height - 1)
+        z0, z1, z2 = depth[i0], depth[i1], depth[i2]
+        for py in range(ymin, ymax + 1):
+            cy = float(py)
+            for px in range(xmin, xmax + 1):
+                cx = float(px)
+                w0 = ((x1 - cx) * (y2 - cy) - (x2 - cx) * (y1 - cy)) * inv
+                w1 = ((x2 - cx) * (y0 - cy) - (x0 - cx) * (y2 - cy)) * inv
+                w2 = 1.0 - w0 - w1
+                if w0 < -1e-5 or w1 < -1e-5 or w2 < -1e-5:
+                    continue
+                z = w0 * z0 + w1 * z1 + w2 * z2
+                if z < zbuf[py, px]:
+                    zbuf[py, px] = z
+                    covered[py, px] = True
+                    corners[py, px, 0], corners[py, px, 1], corners[py, px, 2] = i0, i1, i2
+                    weights[py, px, 0], weights[py, px, 1], weights[py, px, 2] = w0, w1, w2
+    return corners, weights, covered
+
+
+@njit(cache=True, nogil=True)
+def _spread(
+    corners: I32, weights: NDArray[np.float64], covered: NDArray[np.bool_], attrs: F32
+) -> F32:  # pragma: no cover - compiled
+    """Per-vertex `attrs` (N×C) interpolated over a raster recorded by `_raster_corners`."""
+    height, width = covered.shape
+    channels = attrs.shape[1]
+    out = np.zeros((height, width, channels), np.float32)
+    for py in range(height):
+        for px in range(width):
+            if not covered[py, px]:
+                continue
+            i0, i1, i2 = corners[py, px, 0], corners[py, px, 1], corners[py, px, 2]
+            w0, w1, w2 = weights[py, px, 0], weights[py, px, 1], weights[py, px, 2]
+            for c in range(channels):
+                out[py, px, c] = w0 * attrs[i0, c] + w1 * attrs[i1, c] + w2 * attrs[i2, c]
+    return out
+
+
+class FixedRaster:
+    """A mesh rasterised once, for attributes that change while its geometry does not
+    (the texture square's fixed UV layout): interpolating them is then a gather, not a
+    rasterisation (0.20 -> 0.055 ms a frame for the light field's 64² unwrap)."""
+
+    def __init__(
+        self,
+        xy: NDArray[np.floating],
+        depth: NDArray[np.floating],
+        tris: I32,
+        size: tuple[int, int],
+    ) -> None:
+        self.corners, self.weights, self.covered = _raster_corners(
+            np.ascontiguousarray(xy, np.float32),
+            np.ascontiguousarray(depth, np.float32),
+            np.ascontiguousarray(tris, np.int32),
+            int(size[0]),
+            int(size[1]),
+        )
+
+    def interpolate(self, attrs: NDArray[np.floating]) -> F32:
+        """What `rasterize_attributes` gives for `attrs` on this geometry (H×W×C)."""
+        return _spread(
+            self.corners, self.weights, self.covered, np.ascontiguousarray(attrs, np.float32)
+        )
+
+
 def rasterize_attributes(
     xy: NDArray[np.floating],
     depth: NDArray[np.floating],

@@ -10,7 +10,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from engine.face.mesh import topology
-from engine.render.raster import rasterize_attributes
+from engine.render.raster import FixedRaster
 
 TEXTURE_SIZE = 512
 
@@ -19,31 +19,18 @@ TEXTURE_SIZE = 512
 class UvMap:
     size: int
     covered: NDArray[np.bool_]  # size×size, texels inside the face's texture area
+    raster: FixedRaster  # the texture square's triangles, rasterised once
 
     def interpolate(self, attrs: NDArray[np.floating]) -> NDArray[np.float32]:
         """Per-vertex attributes (468×C) spread over texture space (size×size×C)."""
-        topo = topology()
-        out, _ = rasterize_attributes(
-            topo.uv * self.size,
-            np.zeros(len(topo.uv)),
-            topo.triangles,
-            attrs,
-            (self.size, self.size),
-        )
-        return out
+        return self.raster.interpolate(attrs)
 
 
 @lru_cache(maxsize=2)
 def uv_map(size: int = TEXTURE_SIZE) -> UvMap:
     topo = topology()
-    _, covered = rasterize_attributes(
-        topo.uv * size,
-        np.zeros(len(topo.uv)),
-        topo.triangles,
-        np.zeros((len(topo.uv), 1)),
-        (size, size),
-    )
-    return UvMap(size, covered)
+    raster = FixedRaster(topo.uv * size, np.zeros(len(topo.uv)), topo.triangles, (size, size))
+    return UvMap(size, raster.covered, raster)
 
 
 def fill_outside(texture: NDArray[np.float32], covered: NDArray[np.bool_]) -> NDArray[np.float32]:

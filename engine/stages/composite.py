@@ -8,6 +8,7 @@ import numpy as np
 
 from engine.core.packet import FramePacket
 from engine.core.settings import EngineSettings
+from engine.face.records import FacePatch
 from engine.render.composite import composite
 from engine.stages.base import Stage
 
@@ -23,7 +24,21 @@ class CompositeStage(Stage):
             return packet
         with packet.step("copy"):
             out = np.array(packet.frame, copy=True)
+        done: list[tuple[int, int, int, int]] = []
         for patch in patches:
-            composite(out, patch, settings.compositor, packet.steps)
+            box = _box(patch)
+            untouched = not any(_overlap(box, other) for other in done)
+            composite(out, patch, settings.compositor, packet.steps, untouched)
+            done.append(box)
         packet.output = out
         return packet
+
+
+def _box(patch: FacePatch) -> tuple[int, int, int, int]:
+    """(x0, y0, x1, y1) of the frame rectangle a patch writes into."""
+    w, h = patch.box_size
+    return patch.x0, patch.y0, patch.x0 + w, patch.y0 + h
+
+
+def _overlap(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]

@@ -1,0 +1,48 @@
+"""The per-pixel passes of the renderer's target broad light (engine/swap/renderer.py
+`_target_broad_light`) as compiled loops (numba).
+
+In NumPy each H×W mask broadcast against the H×W×3 image runs an inner loop three
+elements long, and the five such passes (with their temporaries) cost more than the two
+box filters between them. The arithmetic is the NumPy form's, in float32, in the same
+order: the results are the same bits.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from engine.core.types import F32
+
+
+@njit(cache=True, nogil=True)
+def masked_difference(own: F32, image: F32, weight: F32) -> F32:  # pragma: no cover - compiled
+    """(own − image) · weight, per pixel and channel (H×W×3; `weight` H×W)."""
+    height, width, channels = image.shape
+    out = np.empty((height, width, channels), np.float32)
+    for y in range(height):
+        for x in range(width):
+            w = weight[y, x]
+            for c in range(channels):
+                out[y, x, c] = (own[y, x, c] - image[y, x, c]) * w
+    return out
+
+
+@njit(cache=True, nogil=True)
+def add_broad_difference(
+    image: F32, difference_sum: F32, weight_sum: F32, features: F32, weight: F32, amount: float
+) -> F32:  # pragma: no cover - compiled
+    """image + amount·(1 − features)·weight · difference_sum / (weight_sum + 1e-4): the
+    masked box filter's normalisation and the blend, in one pass (H×W×3)."""
+    height, width, channels = image.shape
+    out = np.empty((height, width, channels), np.float32)
+    share = np.float32(amount)
+    one = np.float32(1.0)
+    eps = np.float32(1e-4)
+    for y in range(height):
+        for x in range(width):
+            norm = one / (weight_sum[y, x] + eps)
+            keep = share * (one - features[y, x]) * weight[y, x]
+            for c in range(channels):
+                out[y, x, c] = image[y, x, c] + keep * (difference_sum[y, x, c] * norm)
+    return out
