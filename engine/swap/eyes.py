@@ -347,12 +347,14 @@ def show_eyes(
     mode: EyesMode,
     scene: EyeScene,
     eyeballs: tuple[Eyeball | None, ...],
+    iris: F32 | None,
     gaps: tuple[float, float],
 ) -> None:
     """What shows between the lids, by `mode` (engine/core/settings.py), then a lid
-    over each eye as far as the target's is shut (`close_lids`; `gaps`: the target's)."""
+    over each eye as far as the target's is shut (`close_lids`; `gaps`: the target's).
+    `eyeballs` and `iris` (its colour, `iris_colour`) are the source's."""
     if mode == "yours":
-        show_own_eyes(scene, eyeballs)
+        show_own_eyes(scene, iris)
     elif mode == "photo_following":
         paint_eyeballs(
             scene.image,
@@ -366,13 +368,12 @@ def show_eyes(
     close_lids(scene.image, scene.own, scene.opening, scene.local, scene.irises, gaps)
 
 
-def show_own_eyes(scene: EyeScene, eyeballs: tuple[Eyeball | None, ...]) -> None:
+def show_own_eyes(scene: EyeScene, colour: F32 | None) -> None:
     """Each eye's opening showing the target's own eyeball (`scene.own`, through the
     mesh: it fits the opening exactly, as the lids are the target's in this mode) in
     the source's iris colour: the gaze and the blinks are the user's by construction.
     It takes half the lid skin's change in colour: an eye shares the light, not the
     skin's pigment (apply_light.eye_gain)."""
-    colour = iris_colour(eyeballs)
     for eye, iris in zip(eyes(), scene.irises, strict=True):
         box = _eye_box(scene.local, eye, scene.image.shape)
         if box is None:

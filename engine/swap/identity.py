@@ -25,7 +25,7 @@ from engine.face.fit import FaceFitter, vertex_normals
 from engine.face.mesh import topology
 from engine.render.uvmap import fill_outside, uv_map
 from engine.swap import departures, shading, shadows
-from engine.swap.eyes import Eyeball, eyeball, eyes
+from engine.swap.eyes import Eyeball, eyeball, eyes, iris_colour
 
 _MIRROR_PREFERENCE = 0.05  # the mirrored side only wins where this side was barely seen
 # A texel in a cast shadow or a highlight counts this much less when photos are combined:
@@ -64,6 +64,12 @@ class SourceIdentity:
         eye first; None for an eye whose iris could not be found."""
         right, left = (eyeball(self.albedo, eye) for eye in eyes())
         return right, left
+
+    @cached_property
+    def iris_colour(self) -> F32 | None:
+        """The source's iris colour (BGR albedo), one for both eyes (engine/swap/eyes.py);
+        None when neither eye's iris was found."""
+        return iris_colour(self.eyeballs)
 
     @cached_property
     def render_texture(self) -> F32:

@@ -168,7 +168,7 @@ class FaceRenderer:
                     local,
                     irises,
                 )
-                show_eyes(swap.eyes, scene, identity.eyeballs, seen)
+                show_eyes(swap.eyes, scene, identity.eyeballs, identity.iris_colour, seen)
         work_iod = grid.work_iod
         with steps.step("detail"):
             if blur_sigma is None or on_detail is not None:
