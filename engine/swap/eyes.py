@@ -1,16 +1,19 @@
-"""The eyes follow the target: its lids' opening and its gaze, with the source's eyes.
+"""The eyes follow the target: its lids' opening and its gaze (`show_eyes`).
 
 A source photo's eye is one moment of that person: its lids as open as they were, its
 iris where it looked. Mapped onto the target's mesh like the rest of the face, its
 eyeball is squeezed into the target's opening: a blink shows a flattened open eye, not
-a closed lid, and the gaze stays the photo's. So the source's eye is treated as an
-eyeball behind the lids: once, from its texture, the iris is found and completed
-(where the photo's lids hid it, from its own rings; the rest the sclera's colour); on
-every frame that eyeball is placed, unsqueezed (turned and scaled with the eye's
-corners only), so that its iris sits where the target's iris is (the iris model,
-engine/face/iris.py), and shown through the target's opening. The lids around the
-opening are the source's, on the target's refined lid contour: when the target's eye
-closes, the opening closes and the source's lids meet over it.
+a closed lid, and the gaze stays the photo's. What shows between the lids therefore
+depends on `swap.eyes`:
+- "yours" (default): the target's own eyeball, in the source's iris colour
+  (`show_own_eyes`); its blinks and gaze are the user's by construction.
+- "photo": the source's eye as mapped, between the target's lids.
+- "photo_following": the source's eye as an eyeball behind the lids (`eyeball`: once,
+  from its texture, the iris is found and completed where the photo's lids hid it; the
+  rest the sclera's colour), placed every frame, unsqueezed, with its iris where the
+  target's is (the iris model, engine/face/iris.py; `paint_eyeballs`).
+In every mode the lids around the opening are the source's, on the target's refined lid
+contour, and a shut target eye shows the target's own shut lid (`close_lids`).
 """
 
 from __future__ import annotations
@@ -390,7 +393,7 @@ def show_own_eyes(scene: EyeScene, colour: F32 | None) -> None:
         if ring.sum() >= 5:
             ratio = np.median(region[ring], axis=0) / np.maximum(np.median(mine[ring], axis=0), 1.0)
             gain = np.clip(ratio, 0.25, 4.0) ** EYE_PIGMENT
-        eyeball = (mine * gain.astype(np.float32)).astype(np.float32)
+        eyeball = mine * gain.astype(np.float32)
         if colour is not None:
             lit = scene.relit[y0:y1, x0:x1][seen].sum(axis=0) / np.maximum(
                 scene.albedo[y0:y1, x0:x1][seen].sum(axis=0), 1.0
