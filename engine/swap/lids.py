@@ -8,7 +8,9 @@ openness as 0.78 × the target's plus 0.17 × the source photo's (both as lid ga
 eye width), and on `obama_1.mp4` a blink carried only half. So the output's lids open
 by the target's gap plus `GAIN` × its difference from the source photo's: a wide-eyed
 source shown on a narrow-eyed target, or on a squint, closes its lids further, and
-opens them further the other way round.
+opens them further the other way round. This is for the photo's eyes (`swap.eyes`
+"photo", "photo_following"); with your own eyes the lids stay the target's (a moved lid
+would stretch or squash the eyeball shown through it).
 """
 
 from __future__ import annotations
