@@ -24,7 +24,7 @@ def add_delta(
 
     The add is done on the values shifted by 128 (x ^ 0x80 is x − 128 as int8), where
     the compiler turns the clamp into one saturating signed byte add: in the plain form
-    numba widens every byte to int64 and the pass ran at half the speed. Rows flattened,
+    numba widens every byte to int64 and the pass took three times as long. Rows flattened,
     with the channel index written out (3·x + c): over H×W×3 arrays the compiler did not
     vectorise the loop at all (ten times slower)."""
     height, width = delta.shape
