@@ -19,7 +19,7 @@ reads `packet.check` (engine.runtime.swap_check) and hands on:
 it. Every frame handed on, whatever was decided, gets the invisible watermark and (with
 `output.synthetic_label`) the "SYNTHETIC" label here (engine.outputs.stamp). Runs on the
 engine thread, after each publish; a swapped frame costs the watermark (docs/watermark.md:
-about 0.5-0.75 ms at 1280×720 on an idle core), a cover about a millisecond more.
+1.1-1.5 ms at 1280×720 inside the running pipeline), a cover about a millisecond more.
 """
 
 from __future__ import annotations

@@ -4,11 +4,11 @@ only; colour stays as it was), only where the picture has texture to hide it in
 amplitude, busy ones a stronger mark — as strong as the frame's PSNR budget allows, so a
 frame that is mostly flat or mostly plain carries its mark in its busy parts.
 
-The mark of a frame size and day is kept as uint8 planes (the positive and the negative
-part) with every block at its amplitude; a new frame rewrites only the blocks whose
-amplitude changed, so marking it is the texture measure and two saturating OpenCV
-passes (docs/watermark.md has the measured cost; `fusecam bench` reports it as the
-"watermark" row).
+The mark of a frame size and day is kept as one signed single-channel plane with every
+block at its amplitude; a new frame rewrites only the blocks whose amplitude changed, so
+marking it is the texture measure and one compiled saturating add of that plane to all
+three channels (engine.watermark.add; docs/watermark.md has the measured cost, and
+`fusecam bench` reports it as the "watermark" row).
 """
 
 from __future__ import annotations
@@ -16,11 +16,11 @@ from __future__ import annotations
 import datetime as dt
 import threading
 
-import cv2
 import numpy as np
 from numpy.typing import NDArray
 
 from engine.core.types import Frame
+from engine.watermark.add import Delta, add_delta
 from engine.watermark.pattern import TILE_PX, chip_values, render
 from engine.watermark.payload import Payload, encode, today_payload
 from engine.watermark.texture import BLOCK_PX, Levels, block_levels
@@ -34,23 +34,14 @@ BUSY_MAX = BUSY_STEPS[-1]
 # is 42; rounding and the edge blocks need the rest).
 MSE_BUDGET = 255.0**2 / 10 ** (42.5 / 10)
 
-# Rows per strip of the two passes: a strip of frame, output and both planes stays
-# within a core's 2 MiB L2 cache.
-_STRIP_BYTES = 448 * 1024
 
-Planes = tuple[Frame, Frame]
-
-
-def pattern_planes(payload: Payload, size: tuple[int, int], amplitude: float) -> Planes:
-    """The (positive, negative) parts of the mark for a frame of `size` (width, height),
-    as 3-channel uint8 planes."""
+def pattern_plane(payload: Payload, size: tuple[int, int], amplitude: float) -> Delta:
+    """The mark for a frame of `size` (width, height) at `amplitude`: each pixel's
+    change in grey levels, the same on every channel (int8: it is at most max_change())."""
     width, height = size
-    tile = np.rint(render(chip_values(encode(payload))) * amplitude).astype(np.int16)
+    tile = np.rint(render(chip_values(encode(payload))) * amplitude).astype(np.int8)
     reps = (-(-height // TILE_PX), -(-width // TILE_PX))
-    full = np.tile(tile, reps)[:height, :width]
-    pos = np.clip(full, 0, 255).astype(np.uint8)
-    neg = np.clip(-full, 0, 255).astype(np.uint8)
-    return cv2.merge([pos, pos, pos]), cv2.merge([neg, neg, neg])
+    return np.ascontiguousarray(np.tile(tile, reps)[:height, :width])
 
 
 def busy_amplitude(textured: float, busy: float) -> float:
@@ -72,28 +63,28 @@ def block_amplitudes(levels: Levels) -> NDArray[np.float32]:
 
 
 class _Composite:
-    """The mark of one frame size and day with every block at its own amplitude, as
-    (positive, negative) planes padded to whole blocks; kept from frame to frame, and
-    only the blocks whose amplitude changed are rewritten (on a live picture, a few)."""
+    """The mark of one frame size and day with every block at its own amplitude, as a
+    plane padded to whole blocks; kept from frame to frame, and only the blocks whose
+    amplitude changed are rewritten (on a live picture, a few)."""
 
     def __init__(self, payload: Payload, size: tuple[int, int]) -> None:
         self.size = size
         # Whole blocks, one more only where a side is ragged: a frame of whole blocks
-        # (1280×720) keeps contiguous planes, which the passes run faster over.
+        # (1280×720) keeps a contiguous plane, which the add runs faster over.
         rows, cols = -(-size[1] // BLOCK_PX), -(-size[0] // BLOCK_PX)
         blocks = (rows, cols)
         self._padded = (cols * BLOCK_PX, rows * BLOCK_PX)
         self._payload = payload
-        self._sources: dict[float, Planes] = {}
-        self._zero = np.zeros((rows * BLOCK_PX, cols * BLOCK_PX, 3), dtype=np.uint8)
-        self.planes: Planes = (self._zero.copy(), self._zero.copy())
+        self._sources: dict[float, Delta] = {}
+        self._zero = np.zeros((rows * BLOCK_PX, cols * BLOCK_PX), dtype=np.int8)
+        self.plane: Delta = self._zero.copy()
         self.amplitudes = np.zeros(blocks, dtype=np.float32)
 
-    def _source(self, amplitude: float) -> Planes:
+    def _source(self, amplitude: float) -> Delta:
         if amplitude == 0.0:
-            return self._zero, self._zero
+            return self._zero
         if amplitude not in self._sources:
-            self._sources[amplitude] = pattern_planes(self._payload, self._padded, amplitude)
+            self._sources[amplitude] = pattern_plane(self._payload, self._padded, amplitude)
         return self._sources[amplitude]
 
     def update(self, amplitudes: NDArray[np.float32]) -> None:
@@ -105,21 +96,19 @@ class _Composite:
         changed = amplitudes != self.amplitudes
         for amplitude in np.unique(amplitudes[changed]).tolist():
             rows, cols = np.nonzero(changed & (amplitudes == amplitude))
-            for plane, source in zip(self.planes, self._source(amplitude), strict=True):
-                # Block views (rows, 64, cols, 64, 3): one fancy-indexed copy per
-                # amplitude moves every changed block at once.
-                _blocks(plane)[rows, :, cols] = _blocks(source)[rows, :, cols]
+            # Block views (rows, 64, cols, 64): one fancy-indexed copy per amplitude
+            # moves every changed block at once.
+            _blocks(self.plane)[rows, :, cols] = _blocks(self._source(amplitude))[rows, :, cols]
         self.amplitudes = amplitudes
 
-    def cropped(self) -> Planes:
+    def cropped(self) -> Delta:
         width, height = self.size
-        pos, neg = self.planes
-        return pos[:height, :width], neg[:height, :width]
+        return self.plane[:height, :width]
 
 
-def _blocks(plane: Frame) -> NDArray[np.uint8]:
-    height, width = plane.shape[:2]
-    return plane.reshape(height // BLOCK_PX, BLOCK_PX, width // BLOCK_PX, BLOCK_PX, 3)
+def _blocks(plane: Delta) -> NDArray[np.int8]:
+    height, width = plane.shape
+    return plane.reshape(height // BLOCK_PX, BLOCK_PX, width // BLOCK_PX, BLOCK_PX)
 
 
 class Watermarker:
@@ -137,21 +126,17 @@ class Watermarker:
         height, width = frame.shape[:2]
         size, day = (width, height), day or dt.datetime.now(dt.UTC).date()
         amplitudes = block_amplitudes(block_levels(frame))
-        out = np.empty_like(frame)
+        # C order whatever `frame`'s layout: the add reads and writes rows as H×3W.
+        out = np.empty(frame.shape, dtype=np.uint8)
+        rows = np.ascontiguousarray(frame).reshape(height, 3 * width)
         with self._lock:  # the composite is rewritten per frame: one frame at a time
             if self._composite is None or self._key != (size, day):
                 self._composite = _Composite(today_payload(day), size)
                 self._key = (size, day)
             self._composite.update(amplitudes)
-            pos, neg = self._composite.cropped()
-            # Two saturating passes (flat blocks add and take away nothing), strip by
-            # strip: the second pass finds the strip still in the core's cache (a
-            # third faster than two passes over the whole frame).
-            rows = max(1, _STRIP_BYTES // (3 * width))
-            for y in range(0, height, rows):
-                strip = slice(y, y + rows)
-                cv2.add(frame[strip], pos[strip], dst=out[strip])
-                cv2.subtract(out[strip], neg[strip], dst=out[strip])
+            # One pass over the frame (flat blocks add nothing); inside the lock, as
+            # the next frame may rewrite the plane's blocks.
+            add_delta(rows, self._composite.cropped(), out.reshape(height, 3 * width))
         return out
 
 
