@@ -15,10 +15,10 @@ from PySide6.QtWidgets import QApplication
 
 from app.gui.display import has_display
 from app.gui.i18n import install_translator
+from app.gui.layout_state import load as load_state
 from app.gui.main_window import MainWindow
 from app.gui.window_fit import DESIGN_SIZE
 from app.logs import Diagnostics
-from engine.persist import settings_store
 from engine.sources.base import FrameSource
 
 log = logging.getLogger(__name__)
@@ -65,7 +65,7 @@ def launch(
     app.setDesktopFileName("fusecam")  # Wayland/X11: matches packaging/fusecam.desktop
     app.setWindowIcon(app_icon())
     apply_style(app)
-    loaded = settings_store.load()
+    loaded = load_state()
     # Kept referenced until the app ends (Qt does not own it).
     translator = install_translator(app, loaded.state.language or None)
     window = MainWindow(

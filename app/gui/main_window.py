@@ -36,6 +36,7 @@ from app.gui.controllers.face_selection import FaceSelection
 from app.gui.controllers.gallery import GalleryController, bundled_samples
 from app.gui.controllers.outputs import OutputOptions, OutputsController
 from app.gui.i18n import tr
+from app.gui.layout_state import GuiState
 from app.gui.menus import build_menus
 from app.gui.original_view import OriginalView
 from app.gui.qt_compat import guard_none_refcount
@@ -47,7 +48,6 @@ from app.gui.window_layout import WindowLayout
 from app.gui.window_state import StateKeeper
 from app.gui.window_status import WindowStatus
 from engine.core.settings import EngineSettings
-from engine.persist.settings_store import AppState
 from engine.sources.base import FrameSource
 from engine.sources.choice import InputChoice, choice_for_source
 
@@ -57,7 +57,7 @@ log = logging.getLogger(__name__)
 class MainWindow(QMainWindow):
     def __init__(
         self,
-        state: AppState | None = None,
+        state: GuiState | None = None,
         *,
         source: FrameSource | None = None,
         source_faces: Sequence[Path] = (),
@@ -71,14 +71,14 @@ class MainWindow(QMainWindow):
         self.setWindowTitle("Fusecam")
         self.setObjectName("mainWindow")
         self.setAcceptDrops(True)
-        state = state or AppState()
+        state = state or GuiState()
         self._initial_source = source
         settings = FaceSelection.without_faces(state.engine)
         self.core = core = AppCore(settings, library, self)
         self.meter = EnhancerCostMeter()
         self._enhancer_mode = settings.enhancer.mode
         self._face_selection = settings.swap.face_selection
-        self.ui = ui = WindowLayout(self, settings, state)
+        self.ui = ui = WindowLayout(self, settings, state.layout)
         # The widgets the flow below and the tests reach most often.
         self.messages, self.preview, self.hud = ui.messages, ui.preview, ui.hud
         self.gallery_panel, self.controls = ui.gallery_panel, ui.controls
@@ -134,7 +134,7 @@ class MainWindow(QMainWindow):
             self.messages.post(text, "warning")
         if show_notice and not state.notice_accepted:
             QTimer.singleShot(0, self.commands.show_notice)
-        place_window(self, state.window_geometry)
+        place_window(self, state.layout.geometry)
         self.commands.refresh_model_choices()
 
     # --- construction ----------------------------------------------------------------------

@@ -19,9 +19,9 @@ from app.gui.controllers.gallery import GalleryController, bundled_samples
 from app.gui.controllers.outputs import OutputsController
 from app.gui.controllers.tasks import TaskRunner
 from app.gui.i18n import tr
+from app.gui.layout_state import HudSize
 from app.gui.original_view import OriginalView
 from app.gui.widgets.doctor_dialog import DoctorDialog
-from app.gui.widgets.hud import HudSize
 from app.gui.widgets.models_dialog import ModelsDialog
 from app.gui.widgets.notice import ResponsibleUseNotice
 from app.gui.widgets.provenance import ActivityLogDialog, WatermarkCheckDialog

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.gui.i18n import tr
+from app.gui.layout_state import LayoutState
 from app.gui.widgets.controls import ControlPanel
 from app.gui.widgets.gallery import GalleryPanel
 from app.gui.widgets.hud import HudOverlay
@@ -31,7 +32,6 @@ from app.gui.widgets.on_air import CORNER, OnAirBar
 from app.gui.widgets.outputs_panel import OutputsPanel
 from app.gui.widgets.preview import PreviewWidget
 from engine.core.settings import EngineSettings
-from engine.persist.settings_store import AppState
 
 DOCK_MIN_W = 290
 DOCK_W = 300  # a slider and its value fit; the preview takes the rest
@@ -51,7 +51,7 @@ def focus_by_keyboard_only(root: QWidget) -> None:
 class WindowLayout:
     """Builds the widgets into `window` and keeps references to them."""
 
-    def __init__(self, window: QMainWindow, settings: EngineSettings, state: AppState) -> None:
+    def __init__(self, window: QMainWindow, settings: EngineSettings, saved: LayoutState) -> None:
         central = QWidget()
         layout = QVBoxLayout(central)
         layout.setContentsMargins(6, 6, 6, 0)
@@ -59,10 +59,10 @@ class WindowLayout:
         self.messages = MessageBar()
         self.preview = PreviewWidget()
         self.hud = HudOverlay()
-        self.hud.set_corner(state.hud_corner)
-        self.hud.set_size_mode(state.hud_size)
+        self.hud.set_corner(saved.hud_corner)
+        self.hud.set_size_mode(saved.hud_size)
         self.preview.set_overlay(self.hud)
-        self.hud.setVisible(state.show_hud)
+        self.hud.setVisible(saved.show_hud)
         self.gallery_panel = GalleryPanel()
         self.splitter = QSplitter(Qt.Orientation.Vertical)
         self.splitter.setObjectName("previewSplitter")
@@ -71,7 +71,7 @@ class WindowLayout:
         self.splitter.addWidget(self.gallery_panel)
         self.splitter.setStretchFactor(0, 1)
         self.splitter.setStretchFactor(1, 0)
-        self.gallery_height = state.gallery_height
+        self.gallery_height = saved.gallery_height
         layout.addWidget(self.messages)
         self.on_air = self._place_on_air(window, layout)
         layout.addWidget(self.splitter, 1)
@@ -88,7 +88,7 @@ class WindowLayout:
         )
         self.dock.setWidget(self.controls)
         window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.dock)
-        self.dock.setVisible(state.controls_visible)
+        self.dock.setVisible(saved.controls_visible)
         focus_by_keyboard_only(self.controls)
         self.gallery_panel.add_button.setFocusPolicy(Qt.FocusPolicy.TabFocus)
         self.source_label = QLabel(tr("starting…"))

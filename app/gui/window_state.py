@@ -1,5 +1,6 @@
-"""What the window saves: its `AppState`, built from the parts that hold each piece, and
-written a moment after the last change (a burst of edits is one write).
+"""What the window saves: its `GuiState` (the app's state and the window's layout), built
+from the parts that hold each piece, and written a moment after the last change (a burst
+of edits is one write).
 
 One part of the main window, given the parts it reads in its constructor.
 """
@@ -16,9 +17,9 @@ from app.gui.controllers.face_selection import FaceSelection
 from app.gui.controllers.gallery import GalleryController
 from app.gui.controllers.outputs import OutputsController
 from app.gui.i18n import tr
+from app.gui.layout_state import GuiState, LayoutState
 from app.gui.window_layout import WindowLayout
 from engine.persist import settings_store
-from engine.persist.settings_store import AppState
 
 SAVE_DELAY_MS = 400
 
@@ -27,7 +28,7 @@ class StateKeeper(QObject):
     def __init__(
         self,
         window: QMainWindow,
-        state: AppState,
+        state: GuiState,
         persist: bool,
         core: AppCore,
         ui: WindowLayout,
@@ -50,8 +51,8 @@ class StateKeeper(QObject):
         self._timer.setInterval(SAVE_DELAY_MS)
         self._timer.timeout.connect(self.save_state)
 
-    def current_state(self) -> AppState:
-        window, ui, outputs, state = self._window, self._ui, self._outputs, self.state
+    def current_state(self) -> GuiState:
+        outputs, state = self._outputs, self.state
         settings = self._faces.for_saving(self._core.engine.settings)
         choice = self._core.choice if self.input_from_user and self._core.choice else None
         options = outputs.options()
@@ -60,20 +61,27 @@ class StateKeeper(QObject):
             engine=settings,
             input=choice or state.input,
             gallery=self._gallery.entries(),
-            show_hud=ui.hud.isVisible() if window.isVisible() else state.show_hud,
             record_dir=str(outputs.record_dir) if outputs.record_dir else None,
             stream_port=outputs.stream_port,
             output_delay_ms=outputs.delay_ms,
-            window_geometry=bytes(window.saveGeometry().toBase64().data()).decode(),
             outputs_on=options.on,
             vcam_device=options.vcam_device,
             stream_lan=options.stream_lan,
             stream_token=options.stream_token,
             record_side_by_side=options.record_side_by_side,
+            layout=self._layout(),
+        )
+
+    def _layout(self) -> LayoutState:
+        window, ui, saved = self._window, self._ui, self.state.layout
+        shown = window.isVisible()  # hidden, its parts report hidden too: keep what was saved
+        return LayoutState(
+            geometry=bytes(window.saveGeometry().toBase64().data()).decode(),
+            show_hud=ui.hud.isVisible() if shown else saved.show_hud,
             hud_corner=ui.hud.corner,
             hud_size=ui.hud.size_mode,
             gallery_height=ui.gallery_height,
-            controls_visible=ui.dock.isVisible() if window.isVisible() else state.controls_visible,
+            controls_visible=ui.dock.isVisible() if shown else saved.controls_visible,
         )
 
     def update(self, **changes: object) -> None:

@@ -1,4 +1,9 @@
-"""Persists the app's state (engine settings, input choice, gallery list) as versioned JSON.
+"""Persists the app's state (engine settings, input choice, gallery list, outputs) as
+versioned JSON.
+
+A front-end keeps its own state in the same file by extending `AppState` (the desktop
+app's window layout: app/gui/layout_state.py) and passing its class to `load`; the CLI
+reads the plain `AppState` and never sees the window's fields.
 
 The file lives in the user's config dir (platformdirs), or in `$FUSECAM_CONFIG_DIR` when
 set (tests, portable installs). Loading never raises: every field is checked on its own
@@ -22,7 +27,7 @@ import os
 import typing
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Generic, TypeVar, overload
 
 import platformdirs
 
@@ -42,7 +47,9 @@ log = logging.getLogger(__name__)
 
 CONFIG_ENV = "FUSECAM_CONFIG_DIR"
 FILE_NAME = "settings.json"
-VERSION = 3  # 2: swap.alpha split into blend and latent_blend; 3: swap.follow_eyes → swap.eyes
+# 2: swap.alpha split into blend and latent_blend; 3: swap.follow_eyes → swap.eyes;
+# 4: the window's layout moved into its own "layout" section (the GUI's)
+VERSION = 4
 # A settings file is a few kilobytes; anything far larger is not one (and is not parsed).
 MAX_FILE_BYTES = 1 << 20
 BACKUPS = 5  # generations of replaced files kept: settings.json.bad.1 (newest) .. .bad.5
@@ -64,31 +71,21 @@ class GalleryEntry:
             raise ValueError("a gallery entry needs at least one path")
 
 
-HudCorner = Literal["top-left", "top-right", "bottom-left", "bottom-right"]
-HudSize = Literal["auto", "compact", "full"]
-
-
 @dataclass(frozen=True, slots=True)
 class AppState:
     engine: EngineSettings = field(default_factory=EngineSettings)
     input: InputChoice = field(default_factory=InputChoice)
     gallery: tuple[GalleryEntry, ...] | None = None  # None: never set → bundled samples
     notice_accepted: bool = False
-    show_hud: bool = True
     record_dir: str | None = None
     stream_port: int = 8080  # 0: any free port
     output_delay_ms: int = 0
-    window_geometry: str | None = None  # Qt saveGeometry(), base64
     # Outputs switched on at exit come back on ("virtual_camera", "stream"), and their options.
     outputs_on: tuple[str, ...] = ()
     vcam_device: str | None = None  # None: the first free one
     stream_lan: bool = False  # reachable from other devices (with `stream_token`)
     stream_token: str | None = None
     record_side_by_side: bool = False
-    hud_corner: HudCorner = "top-left"
-    hud_size: HudSize = "auto"
-    gallery_height: int = 0  # px; 0: sized to the window
-    controls_visible: bool = True
     language: str = ""  # "de", "en"…; "": the system's
 
     def __post_init__(self) -> None:
@@ -96,13 +93,14 @@ class AppState:
             raise ValueError(f"stream port {self.stream_port} is out of range (0..65535)")
         if not 0 <= self.output_delay_ms <= MAX_DELAY_MS:
             raise ValueError(f"output delay must be in 0..{MAX_DELAY_MS} ms")
-        if not 0 <= self.gallery_height <= 10_000:  # Qt takes a C int; no screen is taller
-            raise ValueError(f"gallery height {self.gallery_height} px is out of range")
+
+
+S = TypeVar("S", bound=AppState)
 
 
 @dataclass(frozen=True, slots=True)
-class LoadResult:
-    state: AppState
+class LoadResult(Generic[S]):
+    state: S
     messages: tuple[str, ...] = ()
 
 
@@ -144,10 +142,33 @@ def _eyes_mode(data: dict[str, Any]) -> dict[str, Any]:
     return {**data, "version": 3}
 
 
+# Format 3's top-level keys of the window's layout → their names in the "layout" section.
+_LAYOUT_KEYS = {
+    "window_geometry": "geometry",
+    "show_hud": "show_hud",
+    "hud_corner": "hud_corner",
+    "hud_size": "hud_size",
+    "gallery_height": "gallery_height",
+    "controls_visible": "controls_visible",
+}
+
+
+def _layout_section(data: dict[str, Any]) -> dict[str, Any]:
+    """3 → 4: the window's layout (geometry, gallery height, controls dock, HUD) was six
+    top-level keys beside the engine's state; it moved, values as they were, into one
+    "layout" section that only the GUI reads (app/gui/layout_state.py)."""
+    moved = {new: data.pop(old) for old, new in _LAYOUT_KEYS.items() if old in data}
+    layout = data.get("layout")
+    if moved:
+        data["layout"] = {**layout, **moved} if isinstance(layout, dict) else moved
+    return {**data, "version": 4}
+
+
 # version N → N+1, applied in order to the raw JSON object.
 MIGRATIONS: dict[int, typing.Callable[[dict[str, Any]], dict[str, Any]]] = {
     1: _split_alpha,
     2: _eyes_mode,
+    3: _layout_section,
 }
 
 
@@ -211,34 +232,41 @@ def _read_object(path: Path) -> dict[str, Any]:
     return data
 
 
-def load(path: Path | None = None) -> LoadResult:
-    """Never raises: problems come back as messages, the state falls back to defaults."""
+@overload
+def load(path: Path | None = None) -> LoadResult[AppState]: ...
+@overload
+def load(path: Path | None = None, *, kind: type[S]) -> LoadResult[S]: ...
+
+
+def load(path: Path | None = None, *, kind: type[AppState] = AppState) -> LoadResult[Any]:
+    """Never raises: problems come back as messages, the state falls back to defaults.
+    `kind`: the front-end's extension of `AppState` (its own fields read too)."""
     path = path or settings_path()
     try:
-        return _load(path)
+        return _load(path, kind)
     except Exception as exc:
         # Not reached by any file we know of (the checks above and in dataclass_json
         # cover them, and a fuzz test hunts for more); if a bug does, the app must
         # still start, with its defaults and the file kept.
         log.exception("loading settings from %s failed", path)
         kept = _keep_bad_file(path, move=True)
-        return LoadResult(AppState(), (f"Settings file {path} could not be used ({exc}).{kept}",))
+        return LoadResult(kind(), (f"Settings file {path} could not be used ({exc}).{kept}",))
 
 
-def _load(path: Path) -> LoadResult:
+def _load(path: Path, kind: type[AppState]) -> LoadResult[Any]:
     if not path.exists():
-        return LoadResult(AppState())
+        return LoadResult(kind())
     try:
         data, notes = _read(path)
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         kept = _keep_bad_file(path, move=True)
         return LoadResult(
-            AppState(),
+            kind(),
             (f"Settings file {path} could not be read ({exc}); using defaults.{kept}",),
         )
     problems: list[str] = []
     data.pop("version", None)
-    state = build_dataclass(AppState, data, "", problems)
+    state = build_dataclass(kind, data, "", problems)
     messages = list(notes)
     if problems:
         shown = "; ".join(problems[:4]) + (" …" if len(problems) > 4 else "")
@@ -249,16 +277,17 @@ def _load(path: Path) -> LoadResult:
 
 def save(state: AppState, path: Path | None = None) -> None:
     """Atomic write (temp file + rename) so a crash mid-write never corrupts the file;
-    the keys of the file on disk this version does not know are kept. Raises
+    the keys of the file on disk this version (and `state`'s class: a front-end's
+    fields are its own) does not know are kept. Raises
     SettingsNotSaved for a newer version's file, OSError when the write fails."""
     path = path or settings_path()
     data: dict[str, Any] = {"version": VERSION, **to_json(state)}
     data["engine"] = changed_leaves(state.engine, EngineSettings())
-    data = merge_unknown(data, _unknown_on_disk(path))
+    data = merge_unknown(data, _unknown_on_disk(path, type(state)))
     write_bytes_atomic(path, (json.dumps(data, indent=2) + "\n").encode("utf-8"), mode=PRIVATE)
 
 
-def _unknown_on_disk(path: Path) -> dict[str, Any]:
+def _unknown_on_disk(path: Path, kind: type[AppState]) -> dict[str, Any]:
     """What the file now on disk holds that this version does not know. A file that
     cannot be read is kept as a backup before it is replaced."""
     try:
@@ -284,4 +313,4 @@ def _unknown_on_disk(path: Path) -> dict[str, Any]:
     except ValueError:
         return {}  # a bad version field: nothing this version can read there to keep
     migrated.pop("version", None)
-    return unknown_keys(AppState, migrated)
+    return unknown_keys(kind, migrated)

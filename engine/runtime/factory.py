@@ -8,8 +8,8 @@ from pathlib import Path
 
 from engine.core.paths import DEFAULT_SOURCE_FACE
 from engine.core.settings import EngineSettings
+from engine.face.finder import FaceFinder
 from engine.face.fit import FaceFitter
-from engine.face.tracker import FaceTracker
 from engine.stages.base import Stage
 from engine.stages.composite import CompositeStage
 from engine.stages.detect import DetectStage
@@ -58,11 +58,11 @@ def build_stages(
             else FaceModels(lambda: shared_library.analyzer)
         )
     models.start(settings)
-    tracker = FaceTracker()
+    finder = FaceFinder()  # the detector and landmarker follow the same faces
     fitter = FaceFitter()
     return [
-        DetectStage(models, tracker),
-        LandmarkStage(models, tracker),
+        DetectStage(models, finder),
+        LandmarkStage(models, finder),
         FitStage(fitter),
         SwapperSelector(
             SwapStage(library, FaceRenderer(fitter)),

@@ -1,8 +1,10 @@
 """Background renderer of the gallery's live mini-previews.
 
 One low-priority thread cycles through the visible tiles' faces and swaps the newest,
-already analysed packet with each (the engine's `FacePreviewer`). It must not cost the
-main stream frames, and OS priority alone cannot promise that in Python (the GIL), so:
+already analysed packet with each, with the swapper the stream uses
+(runtime/preview_swapper.py: the neural one when it ran, else the built-in one). It
+must not cost the main stream frames, and OS priority alone cannot promise that in
+Python (the GIL), so:
 1. it lowers its OS scheduling priority where threads have their own nice value (Linux);
 2. it renders right after the engine publishes, in the gap before the next frame;
 3. it caps its duty cycle: after a render of t seconds it rests at least t·(1−duty)/duty;
@@ -26,7 +28,7 @@ from engine.core.settings import EngineSettings
 from engine.core.threads import Worker
 from engine.core.types import Frame
 from engine.runtime.pipeline import Engine
-from engine.swap.preview import FacePreviewer
+from engine.runtime.preview_swapper import SwapperPreview
 
 log = logging.getLogger(__name__)
 
@@ -48,11 +50,6 @@ def lower_thread_priority() -> bool:
     return False
 
 
-def default_renderer() -> Renderer:
-    """The engine's mini-preview renderer, one instance owned by this thread."""
-    return FacePreviewer().render
-
-
 class MiniPreviewRenderer(Worker):
     def __init__(
         self,
@@ -71,6 +68,8 @@ class MiniPreviewRenderer(Worker):
         self.library = library
         self.notify = notify
         self._renderer = renderer
+        # The default renderer, made on this thread when it starts (it builds a fitter).
+        self.swapper_preview: SwapperPreview | None = None
         self.per_tile_hz = per_tile_hz
         self.duty = duty
         self.max_side = max_side
@@ -108,7 +107,11 @@ class MiniPreviewRenderer(Worker):
 
     def _run(self) -> None:
         self.low_priority = lower_thread_priority()
-        render = self._renderer or default_renderer()
+        render = self._renderer
+        if render is None:
+            engine = self.engine
+            self.swapper_preview = SwapperPreview(lambda: engine.stages)
+            render = self.swapper_preview.render
         index = 0
         version = 0
         drops_seen = self.engine.input.drops

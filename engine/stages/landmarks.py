@@ -7,9 +7,9 @@ from typing import ClassVar
 from engine.core.packet import FramePacket
 from engine.core.settings import EngineSettings
 from engine.face.analyzer import FaceAnalyzer
+from engine.face.finder import FaceFinder
 from engine.face.records import Face
 from engine.face.roi import roi_from_detection, roi_from_landmarks
-from engine.face.tracker import FaceTracker
 from engine.stages.base import Stage
 from engine.stages.face_models import FaceModels
 
@@ -17,11 +17,11 @@ from engine.stages.face_models import FaceModels
 class LandmarkStage(Stage):
     name: ClassVar[str] = "landmarker"
 
-    def __init__(self, models: FaceModels, tracker: FaceTracker) -> None:
-        """`models`: the detector's (it loads them; a face reaches this stage only once
-        they are in)."""
+    def __init__(self, models: FaceModels, finder: FaceFinder) -> None:
+        """`models` and `finder`: the detector's (it loads the models, so a face reaches
+        this stage only once they are in); the finder's tracks are the ones meshed here."""
         self.models = models
-        self.tracker = tracker
+        self.finder = finder
 
     def providers(self) -> tuple[str, ...]:
         return self.models.providers()
@@ -35,20 +35,12 @@ class LandmarkStage(Stage):
             packet.skip(self.name, analyzer)
             return packet
         kept = self._mesh(packet, analyzer, packet.faces, settings)
-        if not kept and not self.tracker.tracks and not packet.detector_ran:
-            # Every tracked face slipped out of its crop (a jump, a cut): look for them
-            # again in this frame rather than showing the unswapped face for a frame.
-            frame = packet.frame
+        if self.finder.lost_all(kept, packet.detector_ran):
+            # Every tracked face slipped out of its crop (a jump, a cut): the finder
+            # looks for them again in this frame.
             with packet.step("redetect"):
-                detections = analyzer.detect(frame, settings.detection, packet.steps)
-                self.tracker.add_detections(
-                    detections,
-                    (frame.shape[1], frame.shape[0]),
-                    settings.detection,
-                    settings.tracking,
-                )
+                fresh = self.finder.search_again(analyzer, packet.frame, settings, packet.steps)
             packet.detector_ran = True
-            fresh = [Face(t.track_id, t.detection) for t in self.tracker.tracks]
             kept = self._mesh(packet, analyzer, fresh, settings)
         packet.faces = kept
         return packet
@@ -68,7 +60,7 @@ class LandmarkStage(Stage):
     ) -> list[Face]:
         t_s = packet.capture_ns / 1e9
         threshold = settings.tracking.presence_threshold
-        by_id = {t.track_id: t for t in self.tracker.tracks}
+        by_id = {t.track_id: t for t in self.finder.tracker.tracks}
         kept: list[Face] = []
         for face in faces:
             track = by_id.get(face.track_id)
@@ -78,7 +70,7 @@ class LandmarkStage(Stage):
             roi = (
                 roi_from_detection(track.detection)
                 if fresh and track.detection
-                else self.tracker.predicted_roi(track)
+                else self.finder.tracker.predicted_roi(track)
             )
             result = analyzer.mesh.run(packet.frame, roi, packet.steps)
             if fresh and result.presence >= threshold:
@@ -87,10 +79,10 @@ class LandmarkStage(Stage):
                 roi = roi_from_landmarks(result.landmarks)
                 result = analyzer.mesh.run(packet.frame, roi, packet.steps)
             if result.presence < threshold:
-                self.tracker.drop(track)
+                self.finder.tracker.drop(track)
                 continue
             with packet.step("track"):
-                smoothed = self.tracker.update(
+                smoothed = self.finder.tracker.update(
                     track, result.landmarks, result.presence, t_s, settings.tracking
                 )
             # The eyes refined on every frame, after smoothing: a blink is over in a

@@ -57,6 +57,11 @@ class _Selector(Stage):
             self._neural.stop(timeout)
         self.builtin.close(timeout)
 
+    @property
+    def active(self) -> Stage:
+        """The stage that processed the last frame (the gallery's previews follow it)."""
+        return self._active
+
     def providers(self) -> tuple[str, ...]:
         """The providers of the stage that ran last: the neural one once it is in use."""
         return self._active.providers()

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
 
 from PySide6.QtCore import QPoint, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QMouseEvent, QPainter, QPaintEvent
 from PySide6.QtWidgets import QWidget
 
 from app.gui.i18n import tr
+from app.gui.layout_state import Corner, HudSize
 from engine.core.stats import StatsSnapshot
 from engine.runtime.governor import GovernorStatus
 
@@ -40,9 +40,7 @@ CARD_W = 300
 PAD = 10
 # "auto": compact while the picture is smaller than this (the full card covers a head).
 FULL_MIN_PICTURE = (760, 430)
-Corner = Literal["top-left", "top-right", "bottom-left", "bottom-right"]
 CORNERS: tuple[Corner, ...] = ("top-left", "top-right", "bottom-left", "bottom-right")
-HudSize = Literal["auto", "compact", "full"]
 HUD_SIZES: tuple[HudSize, ...] = ("auto", "compact", "full")
 
 

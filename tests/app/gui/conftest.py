@@ -17,9 +17,9 @@ import pytest
 import pyvirtualcam
 from pyvirtualcam.camera import BACKENDS
 
+from app.gui.layout_state import GuiState
 from app.gui.main_window import MainWindow
 from app.gui.qt_compat import guard_none_refcount
-from engine.persist.settings_store import AppState
 from engine.sources import DemoSource
 from engine.sources.base import FrameSource
 
@@ -47,14 +47,14 @@ def make_window(qtbot) -> Iterator[WindowFactory]:  # type: ignore[no-untyped-de
     windows: list[MainWindow] = []
 
     def make(
-        state: AppState | None = None,
+        state: GuiState | None = None,
         source: FrameSource | None = None,
         start: bool = True,
         **kwargs: object,
     ) -> MainWindow:
         kwargs.setdefault("show_notice", False)
         window = MainWindow(
-            state or AppState(notice_accepted=True),
+            state or GuiState(notice_accepted=True),
             source=source if source is not None else DemoSource(size=SMALL),
             **kwargs,  # type: ignore[arg-type]
         )

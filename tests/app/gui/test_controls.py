@@ -5,11 +5,12 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QCheckBox, QComboBox, QSlider, QSpinBox
 
+from app.gui import layout_state
+from app.gui.layout_state import GuiState
 from engine.core.paths import DEMO_PORTRAIT
 from engine.core.settings import EngineSettings
 from engine.core.settings_paths import get_path
 from engine.persist import settings_store
-from engine.persist.settings_store import AppState
 from engine.sources.choice import InputChoice
 
 
@@ -138,7 +139,7 @@ def test_a_camera_that_cannot_open_says_what_to_do(qtbot, make_window, wait_read
 
 
 def test_settings_round_trip_through_a_restart(qtbot, make_window, wait_ready) -> None:
-    first = make_window(state=AppState(notice_accepted=True))
+    first = make_window(state=GuiState(notice_accepted=True))
     wait_ready(first)
     tiles = first.gallery_panel.tiles()
     qtbot.mouseClick(tiles[1], Qt.MouseButton.LeftButton)
@@ -153,7 +154,7 @@ def test_settings_round_trip_through_a_restart(qtbot, make_window, wait_ready) -
     path = settings_store.settings_path()
     assert path.is_file()
 
-    loaded = settings_store.load()
+    loaded = layout_state.load()
     assert loaded.messages == ()
     assert loaded.state.input == InputChoice(kind="demo", width=640, height=480)
     second = make_window(state=loaded.state)
@@ -170,9 +171,9 @@ def test_corrupt_settings_show_a_message_not_a_crash(make_window) -> None:
     path = settings_store.settings_path()
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("\x00\x01 definitely not json")
-    loaded = settings_store.load()
+    loaded = layout_state.load()
     window = make_window(state=loaded.state, startup_messages=loaded.messages)
     assert window.core.engine.settings == EngineSettings()
     assert any("could not be read" in t for t in window.messages.texts())
     assert window.messages.isVisible()
-    assert isinstance(window.keeper.state, AppState)
+    assert isinstance(window.keeper.state, GuiState)

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from app.gui import layout_state
 from app.gui.controllers.outputs import default_record_dir, recording_path
 from engine.persist import settings_store
 
@@ -25,7 +26,7 @@ def test_the_window_starts_from_a_settings_file_that_crashed_it(
 ) -> None:
     path = tmp_path / "settings.json"
     path.write_text(text)
-    loaded = settings_store.load(path)
+    loaded = layout_state.load(path)
     window = make_window(state=loaded.state, startup_messages=loaded.messages)
     wait_ready(window)  # frames arrive: the engine, the input and the outputs run
     shown = " ".join(window.messages.texts())

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from PySide6.QtCore import QPoint, QRectF, Qt
 
-from engine.persist import settings_store
-from engine.persist.settings_store import AppState
+from app.gui import layout_state
+from app.gui.layout_state import GuiState
 from engine.sources import DemoSource
 
 SMALL_WINDOW = (1024, 640)
@@ -74,7 +74,7 @@ def test_the_hud_moves_to_the_corner_it_is_dragged_to(qtbot, make_window, wait_r
     qtbot.mouseDClick(window.hud, Qt.MouseButton.LeftButton)
     assert window.hud.size_mode == "full" and not window.hud.compact
     state = window.keeper.current_state()
-    assert (state.hud_corner, state.hud_size) == ("bottom-right", "full")
+    assert (state.layout.hud_corner, state.layout.hud_size) == ("bottom-right", "full")
 
 
 def test_the_control_panel_hides_and_the_preview_grows(qtbot, make_window, wait_ready) -> None:
@@ -85,7 +85,7 @@ def test_the_control_panel_hides_and_the_preview_grows(qtbot, make_window, wait_
     window.commands.toggle_controls()  # C
     qtbot.waitUntil(lambda: window.preview.width() > before + 250, timeout=5000)
     assert not window.dock.isVisible()
-    assert window.keeper.current_state().controls_visible is False
+    assert window.keeper.current_state().layout.controls_visible is False
     window.commands.toggle_controls()
     assert window.dock.isVisible()
 
@@ -113,7 +113,7 @@ def test_the_gallery_follows_the_splitter(qtbot, make_window, wait_ready) -> Non
     small = window.gallery_panel.tile_px
     tile = window.gallery_panel.tiles()[0]
     assert tile.image.width() == small and tile.width() == small + 16
-    assert window.keeper.current_state().gallery_height == splitter.sizes()[1]
+    assert window.keeper.current_state().layout.gallery_height == splitter.sizes()[1]
 
 
 def test_layout_choices_survive_a_restart(qtbot, make_window, wait_ready) -> None:
@@ -124,8 +124,8 @@ def test_layout_choices_survive_a_restart(qtbot, make_window, wait_ready) -> Non
     first.commands.set_hud_size("compact")
     first.commands.toggle_controls()
     first.close()
-    state = settings_store.load().state
-    assert (state.hud_corner, state.hud_size, state.controls_visible) == (
+    state = layout_state.load().state
+    assert (state.layout.hud_corner, state.layout.hud_size, state.layout.controls_visible) == (
         "top-right",
         "compact",
         False,
@@ -136,5 +136,7 @@ def test_layout_choices_survive_a_restart(qtbot, make_window, wait_ready) -> Non
 
 
 def test_a_fresh_state_is_valid() -> None:
-    state = AppState()
-    assert state.hud_size == "auto" and state.controls_visible and state.outputs_on == ()
+    state = GuiState()
+    assert (
+        state.layout.hud_size == "auto" and state.layout.controls_visible and state.outputs_on == ()
+    )

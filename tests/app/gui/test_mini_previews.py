@@ -8,6 +8,10 @@ import threading
 import numpy as np
 from PySide6.QtGui import QImage
 
+from engine.models import ModelStore
+from engine.neural.signature import register_user_model
+from tests.engine.neural_fakes import make_arcface, make_inswapper
+
 
 def _pixels(label) -> np.ndarray:  # type: ignore[no-untyped-def]
     image = label.pixmap().toImage().convertToFormat(QImage.Format.Format_RGB888)
@@ -57,3 +61,30 @@ def test_renderer_backs_off_while_the_engine_drops_frames(make_window) -> None:
     for _ in range(10):
         renderer._adapt(engine_dropped=False)
     assert renderer.backoff_s == 0.0
+
+
+def test_previews_follow_the_neural_swapper_once_it_runs(
+    qtbot, make_window, wait_ready, tmp_path, monkeypatch
+) -> None:  # type: ignore[no-untyped-def]
+    """Under a neural swapper the tiles show that model's swap, not the built-in render
+    (whose own controls are disabled then); back on the built-in one, they follow it."""
+    monkeypatch.setenv("FUSECAM_DATA_DIR", str(tmp_path / "data"))
+    swapper = register_user_model(ModelStore(), make_inswapper(tmp_path / "swap.onnx"), "inswapper")
+    arcface = register_user_model(ModelStore(), make_arcface(tmp_path / "arc.onnx"), "arcface")
+    window = make_window()
+    wait_ready(window)
+    renderer = window.renderer
+    qtbot.waitUntil(lambda: renderer.renders >= 2, timeout=30000)
+    assert renderer.swapper_preview is not None
+    assert renderer.swapper_preview.last_kind == "builtin"
+    core = window.core
+    assert core.apply("models.recognition_model", arcface.name)
+    assert core.apply("models.swapper_model", swapper.name)
+    assert core.apply("swap.swapper", "inswapper")
+    qtbot.waitUntil(lambda: renderer.swapper_preview.last_kind == "neural", timeout=60000)
+    shown = renderer.renders
+    qtbot.waitUntil(lambda: renderer.renders >= shown + 2, timeout=30000)
+    assert renderer.errors == {}
+    assert renderer.swapper_preview.last_kind == "neural"
+    assert core.apply("swap.swapper", "builtin")
+    qtbot.waitUntil(lambda: renderer.swapper_preview.last_kind == "builtin", timeout=30000)

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from app.gui.layout_state import GuiState
 from engine.outputs.label import draw_label
-from engine.persist.settings_store import AppState
 
 
 def test_first_launch_shows_the_notice_without_blocking(qtbot, make_window, wait_ready) -> None:
-    window = make_window(state=AppState(), show_notice=True)
+    window = make_window(state=GuiState(), show_notice=True)
     qtbot.waitUntil(
         lambda: window.commands.notice is not None and window.commands.notice.isVisible()
     )
@@ -30,7 +30,7 @@ def test_first_launch_shows_the_notice_without_blocking(qtbot, make_window, wait
 
 
 def test_accepted_notice_is_not_shown_again(qtbot, make_window) -> None:
-    window = make_window(state=AppState(notice_accepted=True), show_notice=True)
+    window = make_window(state=GuiState(notice_accepted=True), show_notice=True)
     qtbot.wait(50)
     assert window.commands.notice is None
 

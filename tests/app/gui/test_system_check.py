@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
+from app.gui.layout_state import GuiState
 from app.gui.widgets.doctor_dialog import DoctorDialog
 from app.logs import Diagnostics
 from engine.core.settings import EngineSettings, ModelSettings
 from engine.models import gpu
-from engine.persist.settings_store import AppState
 
 
 def test_the_dialog_shows_the_doctor_report(qtbot) -> None:
@@ -27,7 +27,7 @@ def test_cuda_asked_for_on_the_cpu_shows_a_message_with_the_fix(
     qtbot, make_window, wait_ready
 ) -> None:
     engine = dataclasses.replace(EngineSettings(), models=ModelSettings(provider="cuda"))
-    window = make_window(AppState(engine=engine, notice_accepted=True))
+    window = make_window(GuiState(engine=engine, notice_accepted=True))
     wait_ready(window)
     if not all(p.startswith("CPU") for p in window.core.providers()):
         pytest.skip("CUDA really runs here")

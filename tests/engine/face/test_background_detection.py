@@ -13,8 +13,8 @@ from engine.core.packet import FramePacket
 from engine.core.settings import DetectionSettings, EngineSettings
 from engine.core.types import Frame
 from engine.face.analyzer import FaceAnalyzer
+from engine.face.finder import FaceFinder
 from engine.face.fit import FaceFitter
-from engine.face.tracker import FaceTracker
 from engine.stages.detect import DetectStage
 from engine.stages.face_models import FaceModels
 from engine.stages.fit import FitStage
@@ -43,10 +43,11 @@ def second_face_enters(frames: int, enters: int) -> list[Frame]:
 
 class Pipeline:
     def __init__(self, analyzer: FaceAnalyzer) -> None:
-        self.tracker = FaceTracker()
+        finder = FaceFinder()
+        self.tracker = finder.tracker
         models = FaceModels.ready(analyzer)
-        self.detect = DetectStage(models, self.tracker)
-        self.stages = [self.detect, LandmarkStage(models, self.tracker), FitStage(FaceFitter())]
+        self.detect = DetectStage(models, finder)
+        self.stages = [self.detect, LandmarkStage(models, finder), FitStage(FaceFitter())]
 
     def run(self, frame: Frame, frame_id: int, *, live: bool) -> FramePacket:
         packet = FramePacket(frame_id, 5_000_000_000 + frame_id * 33_333_333, frame, live=live)
@@ -79,7 +80,7 @@ def test_live_refresh_runs_in_the_background_and_joins_a_later_frame(
     assert counts == [1] * (REFRESH_EVERY + 1) + [2] * 3
     assert all(p.faces[0].track_id == 0 for p in packets)
     assert pipeline.tracker.detections_run == 2
-    background = pipeline.detect._background
+    background = pipeline.detect.finder._background
     assert background is not None and not background.alive  # close() joined its thread
 
 
@@ -89,7 +90,7 @@ def test_offline_the_refresh_runs_on_its_own_frame(analyzer: FaceAnalyzer) -> No
     ran = [p.detector_ran for p in packets]
     assert ran == [True, False, False, False, True, False]
     assert [len(p.faces) for p in packets] == [1, 1, 1, 1, 2, 2]
-    background = pipeline.detect._background
+    background = pipeline.detect.finder._background
     assert background is not None and not background.alive  # no thread was ever started
 
 

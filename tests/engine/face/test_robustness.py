@@ -13,8 +13,8 @@ import pytest
 from engine.core.packet import FramePacket
 from engine.core.settings import DetectionSettings, EngineSettings, OutputSettings
 from engine.face.analyzer import FaceAnalyzer
+from engine.face.finder import FaceFinder
 from engine.face.fit import FaceFitter
-from engine.face.tracker import FaceTracker
 from engine.runtime.factory import build_stages, with_sources
 from engine.runtime.pipeline import Engine
 from engine.stages.base import Stage
@@ -55,10 +55,10 @@ def overlay_on() -> EngineSettings:
 
 
 def face_stages(analyzer: FaceAnalyzer) -> list[Stage]:
-    tracker, models = FaceTracker(), FaceModels.ready(analyzer)
+    finder, models = FaceFinder(), FaceModels.ready(analyzer)
     return [
-        DetectStage(models, tracker),
-        LandmarkStage(models, tracker),
+        DetectStage(models, finder),
+        LandmarkStage(models, finder),
         FitStage(FaceFitter()),
         OverlayStage(),
     ]

@@ -14,6 +14,7 @@ from engine.core.packet import FramePacket
 from engine.core.settings import DetectionSettings, EngineSettings, TrackingSettings
 from engine.core.types import Frame
 from engine.face.analyzer import FaceAnalyzer
+from engine.face.finder import FaceFinder
 from engine.face.fit import FaceFitter
 from engine.face.one_euro import OneEuroFilter
 from engine.face.roi import roi_from_landmarks
@@ -35,13 +36,13 @@ def analyzer() -> FaceAnalyzer:
 
 
 def face_stages(analyzer: FaceAnalyzer) -> tuple[FaceTracker, list[Stage]]:
-    tracker, models = FaceTracker(), FaceModels.ready(analyzer)
+    finder, models = FaceFinder(), FaceModels.ready(analyzer)
     stages: list[Stage] = [
-        DetectStage(models, tracker),
-        LandmarkStage(models, tracker),
+        DetectStage(models, finder),
+        LandmarkStage(models, finder),
         FitStage(FaceFitter()),
     ]
-    return tracker, stages
+    return finder.tracker, stages
 
 
 def run_stages(

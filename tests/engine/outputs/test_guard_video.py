@@ -149,7 +149,7 @@ def test_no_output_frame_shows_the_unswapped_face(clip) -> None:  # type: ignore
     stages = build_stages(settings, library=library)
     detect = stages[0]
     assert isinstance(detect, DetectStage)
-    stages.insert(1, DropFaces(detect.tracker, _ids(frames, DROPPED)))
+    stages.insert(1, DropFaces(detect.finder.tracker, _ids(frames, DROPPED)))
     stages.insert(5, FailOn(_ids(frames, FAILING)))
     engine = Engine([], settings)  # pass-through until the stages are "built"
     guarded: dict[FaceLostAction | str, list[FramePacket]] = {}

@@ -118,7 +118,7 @@ def _full_state() -> dict[str, Any]:
         input=InputChoice(kind="file", path="/v.mp4"),
         gallery=(GalleryEntry(("/a.jpg", "/b.jpg")),),
         record_dir="/videos",
-        window_geometry="AAAA",
+        vcam_device="/dev/video9",
     )
     return {"version": 1, **to_json(state)}
 

@@ -25,7 +25,7 @@ def test_unknown_keys_survive_a_save_at_every_level(tmp_path: Path) -> None:
         tmp_path,
         {
             "version": 1,
-            "show_hud": False,
+            "record_side_by_side": True,
             "plugin_panel": {"open": True, "width": 300},
             "engine": {"swap": {"alpha": 0.4, "future_knob": 7}, "future_stage": {"on": 1}},
             "input": {"kind": "camera", "device": 1, "hdr": "auto"},
@@ -34,9 +34,11 @@ def test_unknown_keys_survive_a_save_at_every_level(tmp_path: Path) -> None:
     loaded = load(path)
     assert loaded.messages == ()
     assert loaded.state.engine.swap.blend == pytest.approx(0.4)  # a format-1 key, migrated
-    save(AppState(show_hud=True, input=loaded.state.input), path)  # blend back to default
+    save(
+        AppState(record_side_by_side=False, input=loaded.state.input), path
+    )  # blend back to default
     saved = json.loads(path.read_text())
-    assert saved["show_hud"] is True
+    assert saved["record_side_by_side"] is False
     assert saved["plugin_panel"] == {"open": True, "width": 300}
     assert saved["engine"] == {"swap": {"future_knob": 7}, "future_stage": {"on": 1}}
     assert saved["input"]["hdr"] == "auto" and saved["input"]["device"] == 1
@@ -74,9 +76,9 @@ def test_a_file_unreadable_at_save_time_is_backed_up_before_it_is_replaced(
     path = tmp_path / "settings.json"
     save(AppState(), path)
     path.write_text("{not json")  # damaged while the app ran
-    save(AppState(show_hud=False), path)
+    save(AppState(record_side_by_side=True), path)
     assert (tmp_path / "settings.json.bad.1").read_text() == "{not json"
-    assert load(path).state.show_hud is False
+    assert load(path).state.record_side_by_side is True
 
 
 def test_the_settings_file_is_the_owners_alone(tmp_path: Path) -> None:

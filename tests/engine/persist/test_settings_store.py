@@ -33,7 +33,7 @@ def _custom_state() -> AppState:
         input=InputChoice(kind="camera", device=2, width=640, height=480, fps=15.0),
         gallery=(GalleryEntry(("/faces/a.jpg",)), GalleryEntry(("/faces/b1.jpg", "/b2.png"))),
         notice_accepted=True,
-        show_hud=False,
+        record_side_by_side=True,
         record_dir="/videos",
     )
 
@@ -49,9 +49,9 @@ def test_round_trip(tmp_path: Path) -> None:
 
 def test_default_location_honours_the_env_override(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setenv(settings_store.CONFIG_ENV, str(tmp_path / "cfg"))
-    save(AppState(show_hud=False))
+    save(AppState(record_side_by_side=True))
     assert (tmp_path / "cfg" / "settings.json").is_file()
-    assert load().state.show_hud is False
+    assert load().state.record_side_by_side is True
 
 
 def test_missing_file_gives_defaults_silently(tmp_path: Path) -> None:
@@ -103,12 +103,12 @@ def test_invalid_values_fall_back_one_by_one(tmp_path: Path) -> None:
 
 def test_newer_format_is_read_with_a_note(tmp_path: Path) -> None:
     path = tmp_path / "settings.json"
-    data = settings_store.to_json(AppState(show_hud=False))
+    data = settings_store.to_json(AppState(record_side_by_side=True))
     data["version"] = settings_store.VERSION + 1
     data["future_section"] = {"x": 1}
     path.write_text(json.dumps(data))
     loaded = load(path)
-    assert loaded.state.show_hud is False
+    assert loaded.state.record_side_by_side is True
     assert "newer Fusecam" in loaded.messages[0]
 
 
@@ -137,14 +137,14 @@ def test_a_file_saved_with_the_removed_poisson_setting_still_loads(tmp_path: Pat
             {
                 "version": 1,
                 "engine": {"compositor": {"poisson": True, "seam_width": 0.35}},
-                "show_hud": False,
+                "record_side_by_side": True,
             }
         )
     )
     loaded = load(path)
     assert loaded.messages == ()
     assert loaded.state.engine.compositor.seam_width == 0.35
-    assert loaded.state.show_hud is False
+    assert loaded.state.record_side_by_side is True
 
 
 def test_a_format_1_strength_becomes_both_swappers_blend(tmp_path: Path) -> None:
@@ -161,7 +161,7 @@ def test_a_format_1_strength_becomes_both_swappers_blend(tmp_path: Path) -> None
     assert loaded.state.engine.output.mirror is True
     save(loaded.state, path)
     saved = json.loads(path.read_text())
-    assert saved["version"] == settings_store.VERSION == 3
+    assert saved["version"] == settings_store.VERSION == 4
     assert saved["engine"]["swap"] == {"blend": 0.55, "latent_blend": 0.55, "shape_alpha": 0.2}
 
 

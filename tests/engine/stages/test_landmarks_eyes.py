@@ -57,7 +57,7 @@ def run(frames: list[np.ndarray], mode: FaceSelection, every_face: bool) -> list
     if every_face:
         old = stages[1]
         assert isinstance(old, LandmarkStage)
-        stages[1] = RefineEveryFace(old.models, old.tracker)
+        stages[1] = RefineEveryFace(old.models, old.finder)
     engine = Engine(stages, settings)
     for stage in stages:
         stage.prepare(settings)

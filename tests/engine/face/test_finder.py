@@ -1,0 +1,94 @@
+"""The detect-or-track decision has one home (engine/face/finder.py), and moving it there
+changed nothing: on a real clip the detector and landmarker stages give the packets the
+stages of main at 3fd0cce gave (data/face_stages_obama60.json, recorded from that code
+by the same summary): which frames ran the detector, the skip reasons, the tracks, their
+boxes and landmarks. Two runs: the clip as it is, and the clip with a black frame (every
+track lost while tracking: the landmarker's search again) and a cut at frame 40 (the
+picture shifted a third of its width: the face jumps out of its crop)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from engine.core.packet import FramePacket
+from engine.core.settings import EngineSettings
+from engine.core.types import Frame
+from engine.face.analyzer import FaceAnalyzer
+from engine.face.finder import FaceFinder
+from engine.stages.detect import DetectStage
+from engine.stages.face_models import FaceModels
+from engine.stages.landmarks import LandmarkStage
+from tests.engine.face_data import OBAMA_VIDEO
+
+RECORDED = Path(__file__).parent / "data" / "face_stages_obama60.json"
+FRAMES = 60
+FPS = 30.0
+
+
+def _variants(frames: list[Frame]) -> dict[str, list[Frame]]:
+    cut = [
+        f if i < 40 else np.ascontiguousarray(np.roll(f, f.shape[1] // 3, axis=1))
+        for i, f in enumerate(frames)
+    ]
+    cut[20] = np.zeros_like(frames[20])
+    return {"clip": frames, "cut": cut}
+
+
+def _summary(packet: FramePacket) -> list[Any]:
+    faces = []
+    for face in packet.faces:
+        box = None if face.detection is None else [float(v) for v in face.detection.box]
+        assert face.landmarks is not None
+        xy = face.landmarks[:, :2]
+        shape = [float(xy[:, 0].sum()), float(xy[:, 1].sum()), float(np.abs(xy - xy.mean(0)).sum())]
+        faces.append([face.track_id, box, shape])
+    return [
+        packet.detector_ran,
+        packet.skipped.get("detector"),
+        packet.skipped.get("landmarker"),
+        faces,
+    ]
+
+
+def _run(analyzer: FaceAnalyzer, frames: list[Frame]) -> list[list[Any]]:
+    finder, models = FaceFinder(), FaceModels.ready(analyzer)
+    stages = [DetectStage(models, finder), LandmarkStage(models, finder)]
+    settings = EngineSettings()
+    out = []
+    for i, frame in enumerate(frames):
+        packet = FramePacket(i, 5_000_000_000 + round(i * 1e9 / FPS), frame)
+        for stage in stages:
+            packet = stage.process(packet, settings)
+        out.append(_summary(packet))
+    return out
+
+
+@pytest.mark.testdata
+@pytest.mark.parametrize("variant", ["clip", "cut"])
+def test_same_frames_give_the_packets_the_old_stages_gave(
+    variant: str, testdata_dir: Path, read_frames: Callable[[Path], list[Frame]]
+) -> None:
+    frames = _variants(read_frames(testdata_dir / OBAMA_VIDEO)[:FRAMES])[variant]
+    recorded = json.loads(RECORDED.read_text())[variant]
+    got = _run(FaceAnalyzer.bundled(), frames)
+    assert len(got) == len(recorded) == FRAMES
+    # Which frames searched, and why the others did not: exactly.
+    assert [g[:3] for g in got] == [r[:3] for r in recorded]
+    for i, (mine, old) in enumerate(zip(got, recorded, strict=True)):
+        assert [f[0] for f in mine[3]] == [f[0] for f in old[3]], f"frame {i}: track ids"
+        for (_, box, shape), (_, old_box, old_shape) in zip(mine[3], old[3], strict=True):
+            # Recorded to 2 decimals; the landmark sums add 468 points.
+            assert (box is None) == (old_box is None), f"frame {i}"
+            if box is not None:
+                assert box == pytest.approx(old_box, abs=0.02), f"frame {i}: box"
+            assert shape == pytest.approx(old_shape, rel=1e-5, abs=0.02), f"frame {i}: mesh"
+    ran = [i for i, g in enumerate(got) if g[0]]
+    # The clip detects on its first frame and at the refresh; the cut also searches again
+    # at the black frame (landmarker), the frame after it (no track) and at the jump.
+    assert ran == ([0, 30] if variant == "clip" else [0, 20, 21, 40])
