@@ -13,7 +13,6 @@ visible "SYNTHETIC" label (engine.outputs.stamp), as the live outputs do.
 from __future__ import annotations
 
 import dataclasses
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -81,9 +80,15 @@ class _Tally:
     """Runs frames through the engine and keeps count of faces; raises on a stage error.
     `output` is the frame to write: the result, marked and labelled."""
 
-    def __init__(self, engine: Engine, label: bool) -> None:
+    def __init__(self, engine: Engine, label: bool, fps: float = 30.0) -> None:
         self.engine = engine
         self.label = label
+        # Each frame is stamped with its place in the video, not the wall clock: the
+        # landmarks' smoothing (engine/face/one_euro.py) reads the time between frames,
+        # and timed by the clock a swap came out as fast or slow as the machine ran it
+        # (two runs of one clip differed in every frame after the first, by up to 72
+        # grey levels).
+        self.frame_ns = 1e9 / fps if fps > 0 else 1e9 / 30.0
         self.stamp = Stamp()
         self.frames = self.without_face = self.not_swapped = 0
 
@@ -92,7 +97,8 @@ class _Tally:
 
     def process(self, frame: Frame) -> FramePacket:
         frame.flags.writeable = False
-        packet = self.engine.process(FramePacket(self.frames, time.monotonic_ns(), frame))
+        at_ns = round(self.frames * self.frame_ns)
+        packet = self.engine.process(FramePacket(self.frames, at_ns, frame))
         if packet.error is not None:
             raise SwapFailed(f"frame {self.frames + 1}: stage {packet.error}; nothing was written")
         self.frames += 1
@@ -135,7 +141,7 @@ def swap_video(
     timing = read_timing(target, info.fps)
     repeats = timing.repeats() if timing is not None else None
     fps = float(timing.rate) if timing is not None else info.fps
-    tally = _Tally(engine, label)
+    tally = _Tally(engine, label, fps)
     audio = _Audio(target, timing.start_s if timing is not None else 0.0)
     with VideoOutput(output, (info.width, info.height), fps) as video:
         for index, frame in enumerate(source.iter_frames()):
