@@ -105,10 +105,16 @@ class FacePatch:
     def resampled(self) -> bool:
         return self.box_size != (self.shape[1], self.shape[0])
 
+    @property
+    def rect(self) -> tuple[int, int, int, int]:
+        """(x0, y0, x1, y1): the frame rectangle the patch covers."""
+        w, h = self.box_size
+        return self.x0, self.y0, self.x0 + w, self.y0 + h
+
     def frame_box(self, frame: Frame) -> Frame:
         """The frame rectangle under the patch (a view)."""
-        w, h = self.box_size
-        return frame[self.y0 : self.y0 + h, self.x0 : self.x0 + w]
+        x0, y0, x1, y1 = self.rect
+        return frame[y0:y1, x0:x1]
 
     def frame_in_patch(self, frame: Frame) -> F32:
         """The frame under the patch on the patch's own pixel grid (float32)."""

@@ -8,7 +8,6 @@ import numpy as np
 
 from engine.core.packet import FramePacket
 from engine.core.settings import EngineSettings
-from engine.face.records import FacePatch
 from engine.render.composite import composite
 from engine.stages.base import Stage
 
@@ -26,18 +25,12 @@ class CompositeStage(Stage):
             out = np.array(packet.frame, copy=True)
         done: list[tuple[int, int, int, int]] = []
         for patch in patches:
-            box = _box(patch)
+            box = patch.rect
             untouched = not any(_overlap(box, other) for other in done)
             composite(out, patch, settings.compositor, packet.steps, untouched)
             done.append(box)
         packet.output = out
         return packet
-
-
-def _box(patch: FacePatch) -> tuple[int, int, int, int]:
-    """(x0, y0, x1, y1) of the frame rectangle a patch writes into."""
-    w, h = patch.box_size
-    return patch.x0, patch.y0, patch.x0 + w, patch.y0 + h
 
 
 def _overlap(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
