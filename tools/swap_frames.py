@@ -35,6 +35,10 @@ from engine.swap.library import SourceLibrary
 DATA = Path(__file__).resolve().parents[2] / "shared" / "testdata"
 VIDEOS = ("video/obama_1.mp4", "video/lin_manuel_miranda_1.mp4")
 VIDEO_SOURCE = "faces/robert_downey_jr_2.jpg"
+# The videos as they are and as `fusecam bench` sees them: at 720p the face is rendered
+# on a grid coarser than the frame (engine/swap/renderer.py WORK_IOD_PX), as they are
+# not.
+SIZES: tuple[tuple[int, int] | None, ...] = (None, (1280, 720))
 FRAMES = 40
 PAIRS = 6  # DEV pairs, spread over the list
 FRAME_NS = round(1e9 / 30.0)
@@ -57,8 +61,8 @@ def _swapped(source: Path, frames: Iterator[Frame]) -> Iterator[Frame]:
         session.stop()
 
 
-def _video(path: Path, count: int) -> Iterator[Frame]:
-    source = VideoFileSource(path, realtime=False)
+def _video(path: Path, count: int, size: tuple[int, int] | None) -> Iterator[Frame]:
+    source = VideoFileSource(path, realtime=False, size=size)
     source.open()
     for index, frame in enumerate(source.iter_frames()):
         if index >= count:
@@ -76,9 +80,11 @@ def _pairs(count: int) -> list[tuple[str, str]]:
 def dump(out: Path, frames: int, pairs: int) -> None:
     results: dict[str, np.ndarray] = {}
     for video in VIDEOS:
-        swapped = _swapped(DATA / VIDEO_SOURCE, _video(DATA / video, frames))
-        for index, frame in enumerate(swapped):
-            results[f"{Path(video).stem}#{index:03d}"] = frame
+        for size in SIZES:
+            swapped = _swapped(DATA / VIDEO_SOURCE, _video(DATA / video, frames, size))
+            label = f"@{size[0]}x{size[1]}" if size else ""
+            for index, frame in enumerate(swapped):
+                results[f"{Path(video).stem}{label}#{index:03d}"] = frame
     for source, target in _pairs(pairs):
         picture = read_picture(DATA / target).frame
         (frame,) = _swapped(DATA / source, iter([picture]))

@@ -25,6 +25,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from engine.core.profile import NO_STEPS, StepTimer
 from engine.core.settings import EyesMode
 from engine.core.types import F32
 from engine.face.mesh import topology
@@ -352,23 +353,26 @@ def show_eyes(
     eyeballs: tuple[Eyeball | None, ...],
     iris: F32 | None,
     gaps: tuple[float, float],
+    steps: StepTimer = NO_STEPS,
 ) -> None:
     """What shows between the lids, by `mode` (engine/core/settings.py), then a lid
     over each eye as far as the target's is shut (`close_lids`; `gaps`: the target's).
     `eyeballs` and `iris` (its colour, `iris_colour`) are the source's."""
-    if mode == "yours":
-        show_own_eyes(scene, iris)
-    elif mode == "photo_following":
-        paint_eyeballs(
-            scene.image,
-            scene.relit,
-            scene.albedo,
-            scene.opening,
-            scene.local,
-            scene.irises,
-            eyeballs,
-        )
-    close_lids(scene.image, scene.own, scene.opening, scene.local, scene.irises, gaps)
+    with steps.step("open"):
+        if mode == "yours":
+            show_own_eyes(scene, iris)
+        elif mode == "photo_following":
+            paint_eyeballs(
+                scene.image,
+                scene.relit,
+                scene.albedo,
+                scene.opening,
+                scene.local,
+                scene.irises,
+                eyeballs,
+            )
+    with steps.step("lids"):
+        close_lids(scene.image, scene.own, scene.opening, scene.local, scene.irises, gaps)
 
 
 def show_own_eyes(scene: EyeScene, colour: F32 | None) -> None:

@@ -151,6 +151,7 @@ class FaceRenderer:
                 weights,
                 coverage,
                 own,
+                steps,
             )
         if face.irises is not None:
             with steps.step("eyes"):
@@ -168,7 +169,7 @@ class FaceRenderer:
                     local,
                     irises,
                 )
-                show_eyes(swap.eyes, scene, identity.eyeballs, identity.iris_colour, seen)
+                show_eyes(swap.eyes, scene, identity.eyeballs, identity.iris_colour, seen, steps)
         work_iod = grid.work_iod
         with steps.step("detail"):
             if blur_sigma is None or on_detail is not None:
@@ -210,25 +211,29 @@ class FaceRenderer:
         weights: F32,
         coverage: np.ndarray,
         own: F32,
+        steps: StepTimer = NO_STEPS,
     ) -> tuple[F32, F32, F32, F32]:
         """(relit, image, mask, features): the source's texture in the target's light
         (`relit`), then in its skin tone and, as much as `swap.likeness` leaves to the
         target, its broad light (`image`)."""
         texture_size = identity.albedo.shape[0]
-        gain = (
-            _lookup(self._light_field(frame, face, identity), per_pixel, texture_size)
-            if color_match
-            else _NO_GAIN
-        )
-        relit, mask, features = shade(source, gain, weights, coverage, color_match)
+        gain = _NO_GAIN
+        if color_match:
+            field = self._light_field(frame, face, identity, steps)
+            with steps.step("gain"):
+                gain = _lookup(field, per_pixel, texture_size)
+        with steps.step("shade"):
+            relit, mask, features = shade(source, gain, weights, coverage, color_match)
         image = relit
         if color_match:  # off, the source's texture shows as it is
-            plain = coverage & (features < 0.05) & (source[..., 3] > 0.5)
-            image = shading.match_tone(image, own, plain, weights[..., 0])
+            with steps.step("tone"):
+                plain = coverage & (features < 0.05) & (source[..., 3] > 0.5)
+                image = shading.match_tone(image, own, plain, weights[..., 0])
             if swap.likeness < 1.0:
-                image = _target_broad_light(
-                    image, own, coverage, features, grid.work_iod, 1.0 - swap.likeness
-                )
+                with steps.step("broad"):
+                    image = _target_broad_light(
+                        image, own, coverage, features, grid.work_iod, 1.0 - swap.likeness
+                    )
         return relit, image, mask, features
 
     def _rasterize(
@@ -246,15 +251,19 @@ class FaceRenderer:
         attrs = np.hstack([self.uv * identity.albedo.shape[0], face.landmarks[:, :2]])
         return rasterize_attributes(local, posed[:, 2], triangles, attrs, shape)
 
-    def _light_field(self, frame: Frame, face: Face, identity: SourceIdentity) -> F32:
+    def _light_field(
+        self, frame: Frame, face: Face, identity: SourceIdentity, steps: StepTimer = NO_STEPS
+    ) -> F32:
         """The BGR gain (S×S×3 over the texture square) taking the source's de-lit skin
         to the target's light and skin colour: the target's smooth skin field over the
         source's skin colour. (The eyes get their own, per pixel: `shade`.)"""
         assert face.landmarks is not None
-        facing = np.clip(-vertex_normals(face.landmarks, self.triangles)[:, 2], 0.0, 1.0)
-        low, weight = shading.unwrap_lowres(frame, face.landmarks, facing)
-        target_field = shading.smooth_field(low, shading.skin_weight(weight))
-        return shading.light_ratio(target_field, identity.skin_colour)
+        with steps.step("unwrap"):
+            facing = np.clip(-vertex_normals(face.landmarks, self.triangles)[:, 2], 0.0, 1.0)
+            low, weight = shading.unwrap_lowres(frame, face.landmarks, facing)
+        with steps.step("field"):
+            target_field = shading.smooth_field(low, shading.skin_weight(weight))
+            return shading.light_ratio(target_field, identity.skin_colour)
 
 
 # How much of the measured detail gap the render is softened by (DEV+WIDE |sharpness
