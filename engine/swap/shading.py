@@ -21,6 +21,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from engine.core.median import channel_median
 from engine.core.resample import block_factor, shrink, snap_span
 from engine.core.types import F32, F64, Frame, Landmarks
 from engine.face.mesh import topology
@@ -264,8 +265,8 @@ def match_tone(image: F32, target: F32, plain: NDArray[np.bool_], eyes: F32) -> 
     # Every TONE_STRIDE-th plain pixel: a median of thousands moves by a fraction of a
     # grey level, and the full sort was most of this step's time.
     where = where[::TONE_STRIDE]
-    ours = np.median(image.reshape(-1, 3)[where], axis=0)
-    theirs = np.median(target.reshape(-1, 3)[where], axis=0)
+    ours = channel_median(image.reshape(-1, 3)[where])
+    theirs = channel_median(target.reshape(-1, 3)[where])
     gain = np.clip(theirs / np.maximum(ours, 1.0), *TONE_LIMITS).astype(np.float32)
     out = channel_scaled(image, gain)
     # The eyes' share in log terms, only where there are eyes (a few hundred pixels: by
