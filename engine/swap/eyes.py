@@ -106,7 +106,10 @@ def _vertex(score: np.ndarray, y: int, x: int, axis: int) -> float:
 
 
 def _radii(shape: tuple[int, int], centre: tuple[float, float], radius: float) -> F32:
-    y, x = np.mgrid[0 : shape[0], 0 : shape[1]].astype(np.float32)
+    """Each pixel's distance from `centre` (x, y) in radii. (From a row and a column
+    broadcast against each other: a full grid of each costs more than the distances.)"""
+    y = np.arange(shape[0], dtype=np.float32)[:, None]
+    x = np.arange(shape[1], dtype=np.float32)[None, :]
     return np.hypot(x - centre[0], y - centre[1]) / max(radius, 1e-3)
 
 
@@ -258,6 +261,11 @@ class EyeView:
         return self.shown > 0.5
 
     @cached_property
+    def radii(self) -> F32:
+        """h×w: each pixel's distance from the iris's centre, in iris radii."""
+        return _radii(self.shown.shape, self.iris[:2], self.iris[2])
+
+    @cached_property
     def edge(self) -> F32:
         """h×w×1: the opening with its edge a little soft, as a lid margin is."""
         return cv2.GaussianBlur(self.shown, (0, 0), 0.7)[..., None]
@@ -337,7 +345,7 @@ def close_lids(
         x0, y0, x1, y1 = view.box
         shown, ring = view.shown, view.ring
         centre, radius = view.iris[:2], view.iris[2]
-        visible = visible_eyeball(own[y0:y1, x0:x1], shown, ring, centre, radius)
+        visible = visible_eyeball(own[y0:y1, x0:x1], shown, ring, centre, radius, view.radii)
         hidden = 1.0 - float(visible.sum()) / max(float(shown.sum()), 1.0)
         p = local[:, :2]
         amount = min(_between(hidden, *SHUT_PIXELS), _between(gap, *SHUT_GAP))
@@ -428,7 +436,9 @@ def show_own_eyes(scene: EyeScene, views: tuple[EyeView | None, ...], colour: F3
             lit = scene.relit[y0:y1, x0:x1][seen].sum(axis=0) / np.maximum(
                 scene.albedo[y0:y1, x0:x1][seen].sum(axis=0), 1.0
             )
-            _recolour_iris(eyeball, seen, view.iris, (colour * lit).astype(np.float32))
+            _recolour_iris(
+                eyeball, seen, view.iris, (colour * lit).astype(np.float32), view.radii
+            )
         region += (eyeball - region) * view.edge
 
 
@@ -467,12 +477,16 @@ CATCHLIGHT = (20.0, 30.0)  # L* above the iris's median: a reflection, kept as i
 
 
 def _recolour_iris(
-    eyeball: F32, seen: NDArray[np.bool_], iris: tuple[float, float, float], colour: F32
+    eyeball: F32,
+    seen: NDArray[np.bool_],
+    iris: tuple[float, float, float],
+    colour: F32,
+    radii: F32 | None = None,
 ) -> None:
     """The target's iris in `eyeball` (in place) moved, in Lab, to `colour` (BGR, in
     the render's light); its catchlights keep their own colour (shifted, a white
-    reflection turned yellow or blue)."""
-    t = _radii(eyeball.shape[:2], (iris[0], iris[1]), iris[2])
+    reflection turned yellow or blue). `radii`: `_radii` for the iris, when known."""
+    t = _radii(eyeball.shape[:2], (iris[0], iris[1]), iris[2]) if radii is None else radii
     mine = seen & (t > IRIS_BAND[0]) & (t < IRIS_BAND[1])
     if mine.sum() < 5:
         return
@@ -551,19 +565,21 @@ def visible_eyeball(
     ring: NDArray[np.bool_],
     iris: tuple[float, float],
     radius: float,
+    radii: F32 | None = None,
 ) -> F32:
     """0..1 per pixel of an eye's `opening`: how surely the target shows its eyeball
     there rather than a lid. Neither mesh closes its lids fully on a blink (the iris
     model read a shut eye as 0.22 of its width open, against 0.36 open), but the
     target's pixels between them do: a closed lid has its skin's lightness, while an
     open eye shows sclera (lighter than the lids) or its iris (darker, inside the iris's
-    circle; a lash line is dark too, but thin, and opened away)."""
+    circle; a lash line is dark too, but thin, and opened away). `radii`: `_radii`
+    for the iris, when known."""
     if ring.sum() < 5:
         return opening
     lightness = _lab_l(cv2.GaussianBlur(own, (0, 0), 0.7))
     lid = float(np.median(lightness[ring]))
     sclera = _ramp(lightness - lid, *SCLERA_LIFT)
-    t = _radii(opening.shape, iris, radius)
+    t = _radii(opening.shape, iris, radius) if radii is None else radii
     iris_like = _ramp(lid - lightness, *IRIS_DROP) * (t < 1.1)
     iris_like = cv2.morphologyEx(iris_like, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     eyeball = np.maximum(sclera, iris_like)

@@ -19,7 +19,7 @@ from engine.core.profile import NO_STEPS, StepTimer
 from engine.core.resample import block_factor, shrink, snap_span
 from engine.core.settings import SwapSettings
 from engine.core.types import F32, Frame
-from engine.face.fit import FaceFitter, vertex_normals
+from engine.face.fit import FaceFitter
 from engine.face.mesh import topology
 from engine.face.records import Face, FacePatch
 from engine.render.composite import SPLIT_LOW, box
@@ -29,6 +29,7 @@ from engine.swap import shading
 from engine.swap.apply_light import shade
 from engine.swap.broad_light import add_broad_difference, masked_difference
 from engine.swap.eyes import EyeScene, eyes, show_eyes
+from engine.swap.facing import facing
 from engine.swap.identity import SourceIdentity
 from engine.swap.lids import lid_gaps, open_lids
 from engine.swap.shape import shape_transfer
@@ -129,8 +130,9 @@ class FaceRenderer:
                 return None
         texture_size = identity.albedo.shape[0]
         with steps.step("texture"):
-            source = _lookup(identity.render_texture, per_pixel, texture_size)
-            weights = _lookup(_weights(), per_pixel, texture_size)
+            uv = _uv_maps(per_pixel)
+            source = _lookup(identity.render_texture, uv, texture_size)
+            weights = _lookup(_weights(), uv, texture_size)
             # The target itself on the working grid, each pixel taken from where its mesh
             # point sits in the frame (sampled from the frame shrunk to the grid: from the
             # full frame a large face would alias).
@@ -146,7 +148,7 @@ class FaceRenderer:
                 swap,
                 color_match,
                 grid,
-                per_pixel,
+                uv,
                 source,
                 weights,
                 coverage,
@@ -206,7 +208,7 @@ class FaceRenderer:
         swap: SwapSettings,
         color_match: bool,
         grid: _Grid,
-        per_pixel: F32,
+        uv: tuple[F32, F32],
         source: F32,
         weights: F32,
         coverage: np.ndarray,
@@ -221,7 +223,7 @@ class FaceRenderer:
         if color_match:
             field = self._light_field(frame, face, identity, steps)
             with steps.step("gain"):
-                gain = _lookup(field, per_pixel, texture_size)
+                gain = _lookup(field, uv, texture_size)
         with steps.step("shade"):
             relit, mask, features = shade(source, gain, weights, coverage, color_match)
         image = relit
@@ -259,8 +261,8 @@ class FaceRenderer:
         source's skin colour. (The eyes get their own, per pixel: `shade`.)"""
         assert face.landmarks is not None
         with steps.step("unwrap"):
-            facing = np.clip(-vertex_normals(face.landmarks, self.triangles)[:, 2], 0.0, 1.0)
-            low, weight = shading.unwrap_lowres(frame, face.landmarks, facing)
+            points = np.ascontiguousarray(face.landmarks, dtype=np.float32)
+            low, weight = shading.unwrap_lowres(frame, points, facing(points, self.triangles))
         with steps.step("field"):
             target_field = shading.smooth_field(low, shading.skin_weight(weight))
             return shading.light_ratio(target_field, identity.skin_colour)
@@ -355,11 +357,20 @@ def _weights() -> F32:
     return np.dstack([masks.eyes, masks.features]).astype(np.float32)
 
 
-def _lookup(texture: F32, per_pixel: F32, texture_size: int) -> F32:
-    """A texture-space map of another resolution looked up at the render's (u, v). (Each
-    map is scaled on its own: `_axes_to_grid` says why.)"""
+def _uv_maps(per_pixel: F32) -> tuple[F32, F32]:
+    """The render's texture coordinates (u, v) as two contiguous maps, split out of
+    `per_pixel` once for all the lookups."""
+    return np.ascontiguousarray(per_pixel[..., 0]), np.ascontiguousarray(per_pixel[..., 1])
+
+
+def _lookup(texture: F32, uv: tuple[F32, F32], texture_size: int) -> F32:
+    """A texture-space map, of the texture's size or another, looked up at the render's
+    (u, v) (`_uv_maps`). (Each map is scaled on its own: `_axes_to_grid` says why; at
+    the texture's own size they are used as they are, the same bits as times 1.)"""
+    if texture.shape[0] == texture_size:
+        return _remap(texture, *uv)
     k = np.float32(texture.shape[0] / texture_size)
-    return _remap(texture, per_pixel[..., 0] * k, per_pixel[..., 1] * k)
+    return _remap(texture, uv[0] * k, uv[1] * k)
 
 
 def _eye_shift(face: Face, posed: F32) -> F32:
