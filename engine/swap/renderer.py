@@ -399,9 +399,10 @@ def _target_broad_light(
     docs/swap.md."""
     weight = coverage.astype(np.float32)
     size = SPLIT_LOW * iod
-    # Their low band less ours, in one pass: the box is linear.
+    # Their low band less ours, in one pass: the box is linear (and the weight's sum,
+    # the normalisation, rides along as a fourth channel).
     apart = box(masked_difference(own, image, weight), size)
-    return add_broad_difference(image, apart, box(weight, size), features, weight, amount)
+    return add_broad_difference(image, apart, features, weight, amount)
 
 
 def _keep_mask(local: F32, contours: list[np.ndarray], shape: tuple[int, ...]) -> F32 | None:

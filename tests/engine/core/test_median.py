@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from engine.core.imageio import read_image
-from engine.core.median import channel_median
+from engine.core.median import channel_median, row_medians
 from tests.engine.face_data import TESTDATA_DIR
 
 
@@ -25,3 +25,9 @@ def test_channel_median_matches_numpy(count: int, dtype: type) -> None:
 def test_channel_median_of_nothing_is_an_error() -> None:
     with pytest.raises(ValueError):
         channel_median(np.zeros((0, 3), np.float32))
+
+
+def test_row_medians_are_numpys_along_rows() -> None:
+    rows = np.random.default_rng(3).uniform(0, 255, (3, 1001)).astype(np.float32)
+    np.testing.assert_array_equal(row_medians(rows), np.median(rows, axis=1))
+    np.testing.assert_array_equal(row_medians(rows[:, :1000]), np.median(rows[:, :1000], axis=1))
