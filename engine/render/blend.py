@@ -98,9 +98,8 @@ def band_delta(
         image_row, base_row, out = image[y], base[y], delta[y]
         base_low_row, base_mid_row, base_fine_row = base_low[y], base_mid[y], base_fine[y]
         for x in range(width):
-            if a_low[x] <= zero and a_mid[x] <= zero and a_texture[x] <= zero:
-                if a_fine[x] <= zero:
-                    continue
+            if a_low[x] <= zero and a_mid[x] <= zero and a_texture[x] <= zero and a_fine[x] <= zero:
+                continue
             for c in range(3):
                 image_low = low_row[x, c] * per_low[x]
                 image_mid = mid_row[x, c] * per_mid[x]

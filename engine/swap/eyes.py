@@ -436,9 +436,7 @@ def show_own_eyes(scene: EyeScene, views: tuple[EyeView | None, ...], colour: F3
             lit = scene.relit[y0:y1, x0:x1][seen].sum(axis=0) / np.maximum(
                 scene.albedo[y0:y1, x0:x1][seen].sum(axis=0), 1.0
             )
-            _recolour_iris(
-                eyeball, seen, view.iris, (colour * lit).astype(np.float32), view.radii
-            )
+            _recolour_iris(eyeball, seen, view.iris, (colour * lit).astype(np.float32), view.radii)
         region += (eyeball - region) * view.edge
 
 

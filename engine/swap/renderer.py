@@ -279,7 +279,8 @@ class FaceRenderer:
 # A tracked face's light field is measured on one frame in this many and reused on the
 # others: the light on a face changes slowly, and the field lives in the mesh's texture
 # space, so it follows the head as it moves. Measuring it (unwrapping the frame's face,
-# the robust fit) was a seventh of the swapper's time (docs/performance.md).
+# the robust fit) was a seventh of the swapper's time (docs/swap.md, "What a frame
+# costs").
 LIGHT_EVERY = 2
 
 

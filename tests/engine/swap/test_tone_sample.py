@@ -25,9 +25,7 @@ def test_strided_samples_are_the_flat_index_gather(photo: object, stride: int) -
     ours, theirs = strided_samples(image, target, plain, stride)
     np.testing.assert_array_equal(ours, image.reshape(-1, 3)[where].T)
     np.testing.assert_array_equal(theirs, target.reshape(-1, 3)[where].T)
-    np.testing.assert_array_equal(
-        row_medians(ours), np.median(image.reshape(-1, 3)[where], axis=0)
-    )
+    np.testing.assert_array_equal(row_medians(ours), np.median(image.reshape(-1, 3)[where], axis=0))
 
 
 def test_no_plain_pixels_gives_empty_samples() -> None:
