@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import ClassVar
 
 import numpy as np
@@ -15,7 +15,7 @@ from engine.face.records import Face
 from engine.stages.base import Stage
 from engine.swap.assign import assign_sources
 from engine.swap.library import SourceLibrary
-from engine.swap.renderer import FaceRenderer, LightMemo
+from engine.swap.renderer import FaceRenderer
 from engine.swap.sharpness import DetailSample
 
 # How fast a tracked face's rest shape follows it: slow enough that a held smile or a
@@ -33,7 +33,6 @@ class _TrackState:
     source_key: str = ""
     detail_sigma: float | None = None
     detail_age: int = 0
-    light: LightMemo = field(default_factory=LightMemo)
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,7 +84,6 @@ class SwapStage(Stage):
                 blur_sigma=state.detail_sigma,
                 steps=packet.steps,
                 on_detail=self._submit_detail(face.track_id, identity.key) if due else None,
-                light=state.light,
             )
             if face.patch is not None and state.detail_sigma is None:
                 state.detail_sigma = face.patch.detail_sigma

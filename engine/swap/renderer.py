@@ -97,7 +97,6 @@ class FaceRenderer:
         blur_sigma: float | None = None,
         steps: StepTimer = NO_STEPS,
         on_detail: Callable[[DetailSample], None] | None = None,
-        light: LightMemo | None = None,
     ) -> FacePatch | None:
         """The new face over its frame region, rendered at a working resolution where
         the face spans at most `WORK_IOD_PX` between the eyes (so its cost does not grow
@@ -106,8 +105,7 @@ class FaceRenderer:
         `blur_sigma` (in inter-ocular distances): how much to soften the render to the
         target's detail level; None measures it on this frame (costly: callers that
         track a face reuse the value for a while). `on_detail`, with a `blur_sigma`:
-        receives what re-measuring it takes, for the caller to measure elsewhere.
-        `light`: a tracked face's light field from its last frames, to reuse (`LightMemo`)."""
+        receives what re-measuring it takes, for the caller to measure elsewhere."""
         if face.fit is None or face.landmarks is None:
             return None
         with steps.step("shape"):
@@ -156,7 +154,6 @@ class FaceRenderer:
                 coverage,
                 own,
                 steps,
-                light,
             )
         if face.irises is not None:
             with steps.step("eyes"):
@@ -217,7 +214,6 @@ class FaceRenderer:
         coverage: np.ndarray,
         own: F32,
         steps: StepTimer = NO_STEPS,
-        light: LightMemo | None = None,
     ) -> tuple[F32, F32, F32, F32]:
         """(relit, image, mask, features): the source's texture in the target's light
         (`relit`), then in its skin tone and, as much as `swap.likeness` leaves to the
@@ -225,11 +221,7 @@ class FaceRenderer:
         texture_size = identity.albedo.shape[0]
         gain = _NO_GAIN
         if color_match:
-            field = light.reused(identity.key) if light is not None else None
-            if field is None:
-                field = self._light_field(frame, face, identity, steps)
-                if light is not None:
-                    light.keep(identity.key, field)
+            field = self._light_field(frame, face, identity, steps)
             with steps.step("gain"):
                 gain = _lookup(field, uv, texture_size)
         with steps.step("shade"):
@@ -274,34 +266,6 @@ class FaceRenderer:
         with steps.step("field"):
             target_field = shading.smooth_field(low, shading.skin_weight(weight))
             return shading.light_ratio(target_field, identity.skin_colour)
-
-
-# A tracked face's light field is measured on one frame in this many and reused on the
-# others: the light on a face changes slowly, and the field lives in the mesh's texture
-# space, so it follows the head as it moves. Measuring it (unwrapping the frame's face,
-# the robust fit) was a seventh of the swapper's time (docs/swap.md, "What a frame
-# costs").
-LIGHT_EVERY = 2
-
-
-@dataclass
-class LightMemo:
-    """A tracked face's last light field (`FaceRenderer._light_field`), for the renderer
-    to reuse on the next `LIGHT_EVERY` − 1 frames of the same source."""
-
-    field: F32 | None = None
-    source_key: str = ""
-    age: int = 0
-
-    def reused(self, source_key: str) -> F32 | None:
-        """The field to use on this frame instead of measuring one, if any."""
-        if self.field is None or self.source_key != source_key or self.age + 1 >= LIGHT_EVERY:
-            return None
-        self.age += 1
-        return self.field
-
-    def keep(self, source_key: str, field: F32) -> None:
-        self.field, self.source_key, self.age = field, source_key, 0
 
 
 # How much of the measured detail gap the render is softened by (DEV+WIDE |sharpness
