@@ -60,8 +60,10 @@ def _run_once(
     settings = config.settings if enhancer is None else with_enhancer(config.settings, enhancer)
     engine = Engine(make_stages(), settings, stats_window=config.frames)
     engine.profile = config.profile
+    frame_log = FrameLog()
     source = make_source(mode == "max")
     source.max_frames = config.frames + config.warmup
+    source.on_end = frame_log.thread_ending  # on the capture thread, as the file drains
     session = LiveSession(engine, source)
     unavailable = session.prepare_stages()
     # Warm-up frames (first inferences, caches) are processed but not counted. The reset
@@ -69,7 +71,6 @@ def _run_once(
     # instead would race the engine and lose a varying number of measured frames.
     warm = threading.Event()
     mark: dict[str, float] = {}
-    frame_log = FrameLog()
 
     def end_warmup(_packet: FramePacket) -> None:
         if not warm.is_set() and engine.frames_published >= config.warmup:
@@ -89,6 +90,7 @@ def _run_once(
     try:
         warm.wait(timeout=120)
         session.wait_source_drained(timeout=max(60.0, config.frames))
+        source.join(timeout=10)  # "finished" is set just before its on_end runs
         frame_log.stop()
         elapsed = time.monotonic() - mark.get("started", time.monotonic())
     finally:

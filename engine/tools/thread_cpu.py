@@ -1,5 +1,7 @@
 """CPU time per thread of this process, for `fusecam bench`: which thread the process's
-CPU time goes to (capture and its decoder, engine, background detection, sinks).
+CPU time goes to (capture and its decoder, engine, background detection, sinks). A thread
+that ends before the last snapshot (a drained file source's capture thread) hands in its
+own time as it ends (`this_thread`), so it is listed by its name too.
 
 Linux only (/proc/self/task); elsewhere the snapshot is empty and the bench leaves the
 breakdown out. Resolution is the kernel's clock tick (10 ms at USER_HZ 100): enough over
@@ -27,10 +29,21 @@ def snapshot() -> dict[int, tuple[str, float]]:
     (a decoder's, onnxruntime's) by the kernel's name in brackets."""
     if not _TASKS.is_dir():
         return {}
+    return _read(list(_TASKS.iterdir()))
+
+
+def this_thread() -> dict[int, tuple[str, float]]:
+    """The calling thread's entry of `snapshot()`, for a thread about to end: the
+    snapshot after it ended could not list it."""
+    task = _TASKS / str(threading.get_native_id())
+    return _read([task]) if task.is_dir() else {}
+
+
+def _read(tasks: list[Path]) -> dict[int, tuple[str, float]]:
     names = {t.native_id: t.name for t in threading.enumerate() if t.native_id is not None}
     tick = _ticks_per_s()
     found: dict[int, tuple[str, float]] = {}
-    for task in _TASKS.iterdir():
+    for task in tasks:
         try:
             stat = (task / "stat").read_text()
         except OSError:
@@ -56,7 +69,8 @@ def per_thread_ms(
     """CPU milliseconds per frame by thread name between two snapshots, busiest first
     (threads of one name add up; one that started in between counts from zero). What
     the process spent beyond them (`process_s`) went to threads that ended before the
-    second snapshot, a drained source's capture thread: it is listed as ENDED."""
+    second snapshot and did not hand in their own (`this_thread`) at their end: FFmpeg's
+    decoder threads, gone with the video they decoded. They are listed as ENDED."""
     if frames <= 0 or not after:
         return {}
     by_name: dict[str, float] = {}

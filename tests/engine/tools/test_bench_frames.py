@@ -3,9 +3,15 @@
 from __future__ import annotations
 
 import gc
+import sys
+import threading
+import time
+
+import pytest
 
 from engine.core.packet import FramePacket
 from engine.core.profile import StepTimer
+from engine.tools import thread_cpu
 from engine.tools.bench_frames import FrameLog, FrameRecord, worst_frames
 
 
@@ -86,3 +92,49 @@ def test_gc_pauses_are_counted_while_attached() -> None:
     assert report["collections"] >= 2
     assert report["by_generation"][2] >= 1 and report["by_generation"][0] >= 1
     assert report["max_ms"] > 0 and report["total_ms"] >= report["max_ms"]
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="/proc/self/task is Linux's")
+def test_a_thread_that_ends_before_stop_is_listed_by_its_name() -> None:
+    """A drained file source's capture thread ends before the log stops: it hands in its
+    CPU time as it ends (as the source's on_end), and is not lumped into "(ended)"."""
+    log = FrameLog()
+    log.start()
+    for i in range(10):
+        log(packet(i))
+
+    def capture() -> None:
+        burn(0.3)
+        log.thread_ending()
+
+    thread = threading.Thread(target=capture, name="source-test")
+    thread.start()
+    thread.join()
+    log.stop()
+    ms = log.thread_ms_per_frame()
+    # 0.3 s over 10 frames: ~30 ms a frame (the kernel counts in 10 ms ticks).
+    assert 20.0 <= ms["source-test"] <= 45.0, ms
+    assert ms.get(thread_cpu.ENDED, 0.0) < 10.0, ms
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="/proc/self/task is Linux's")
+def test_a_thread_that_ended_before_the_run_is_not_counted() -> None:
+    log = FrameLog()
+
+    def early() -> None:
+        burn(0.2)
+        log.thread_ending()  # not measuring yet: ignored
+
+    thread = threading.Thread(target=early, name="source-early")
+    thread.start()
+    thread.join()
+    log.start()
+    log(packet(1))
+    log.stop()
+    assert "source-early" not in log.thread_ms_per_frame()
+
+
+def burn(seconds: float) -> None:
+    end = time.thread_time() + seconds
+    while time.thread_time() < end:
+        pass

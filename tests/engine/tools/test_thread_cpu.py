@@ -46,3 +46,18 @@ def test_time_of_threads_that_ended_is_the_remainder() -> None:
     assert ms == {"engine": 20.0, thread_cpu.ENDED: 5.0, "late": 5.0}
     assert thread_cpu.per_thread_ms(before, {}, frames=10, process_s=0.3) == {}
     assert thread_cpu.per_thread_ms(before, after, frames=0, process_s=0.3) == {}
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="/proc/self/task is Linux's")
+def test_a_thread_hands_in_only_its_own_time() -> None:
+    got: dict[int, tuple[str, float]] = {}
+
+    def work() -> None:
+        burn(0.1)
+        got.update(thread_cpu.this_thread())
+
+    thread = threading.Thread(target=work, name="ending-worker")
+    thread.start()
+    thread.join()
+    assert [name for name, _ in got.values()] == ["ending-worker"]
+    assert next(iter(got.values()))[1] >= 0.05
