@@ -31,6 +31,7 @@ from engine.swap.identity import (
     unwrap,
     vertex_colours,
 )
+from engine.swap.mouth import mouth_interior
 
 log = logging.getLogger(__name__)
 
@@ -225,6 +226,13 @@ class SourceLibrary:
             skin_colour=colour,
             warning=warning,
             forehead_skin=skin_mask(albedo, vertex_albedo, self._skin_ids()),
+            mouth_inside=np.max(
+                [
+                    mouth_interior(image, lm, albedo.shape[0])
+                    for image, lm in zip(images, landmarks, strict=True)
+                ],
+                axis=0,
+            ),
             images=images,
             landmarks=landmarks,
         )

@@ -129,7 +129,12 @@ class FaceRenderer:
                 return None
         texture_size = identity.albedo.shape[0]
         with steps.step("texture"):
-            source = _lookup(identity.render_texture, per_pixel, texture_size)
+            texture = (
+                identity.render_texture
+                if swap.keep_mouth_interior
+                else identity.render_texture_with_mouth
+            )
+            source = _lookup(texture, per_pixel, texture_size)
             weights = _lookup(_weights(), per_pixel, texture_size)
             # The target itself on the working grid, each pixel taken from where its mesh
             # point sits in the frame (sampled from the frame shrunk to the grid: from the
