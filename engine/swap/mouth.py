@@ -31,11 +31,15 @@ GROW = 0.04
 # Against the photo's lips (Lab): teeth are less red (a*) and lighter; the mouth's dark
 # is much darker. Ramps from lip to inside. DEV's smiles: lips a* 18-30, teeth 8-19.
 TEETH_LESS_RED = (5.0, 11.0)
-TEETH_LIGHTER = (0.0, 8.0)
+TEETH_LIGHTER = (-12.0, -2.0)
+TEETH_BRIGHTER = (10.0, 18.0)  # much lighter than the lips: teeth, however pink
 DARKER = (15.0, 25.0)
 REACH = 1  # texels the mask grows by in the texture
 SOFTEN = 1.0  # texels: the mask's edge
-FILL_SIGMA = 3.0  # texels: how far around the filled texels their lip colour is taken
+# Texels: the rings around a filled texel its lip colour is taken from, widest first; a
+# ring counts where its kept texels weigh at least REACHED.
+FILL_SIGMAS = (24.0, 12.0, 6.0, 3.0)
+REACHED = 0.25
 
 
 def mouth_interior(image: Frame, landmarks: Landmarks, size: int) -> F32:
@@ -71,11 +75,17 @@ def mouth_interior(image: Frame, landmarks: Landmarks, size: int) -> F32:
 
 def fill_from_lips(albedo: F32, inside: F32) -> F32:
     """`albedo` with the texels `inside` marks (0..1) replaced by the colour of the texels
-    around them that are not: the lips' own, for the mouth's inside seen on them."""
+    around them that are not: the lips' own, for the mouth's inside seen on them. From
+    the nearest first: a broad smile's teeth cover a band wider than the lips are thick,
+    whose middle only the wider rings reach."""
     keep = 1.0 - inside
-    around = cv2.GaussianBlur(albedo * keep[..., None], (0, 0), FILL_SIGMA)
-    weight = cv2.GaussianBlur(keep, (0, 0), FILL_SIGMA)
-    fill = around / np.maximum(weight, 1e-3)[..., None]
+    fill = np.zeros_like(albedo)
+    for sigma in FILL_SIGMAS:  # widest first; each nearer ring overrides where it reaches
+        around = cv2.GaussianBlur(albedo * keep[..., None], (0, 0), sigma)
+        weight = cv2.GaussianBlur(keep, (0, 0), sigma)
+        near = around / np.maximum(weight, 1e-6)[..., None]
+        reached = np.clip(weight / REACHED, 0.0, 1.0)[..., None]
+        fill = reached * near + (1.0 - reached) * fill
     return (albedo * keep[..., None] + fill * inside[..., None]).astype(np.float32)
 
 
@@ -100,7 +110,8 @@ def _not_lip(crop: Frame, lips: np.ndarray) -> F32:
     lip = np.median(lab[lips], axis=0)
     lighter = lab[..., 0] - lip[0]
     teeth = _ramp(lip[1] - lab[..., 1], *TEETH_LESS_RED) * _ramp(lighter, *TEETH_LIGHTER)
-    return np.maximum(teeth, _ramp(-lighter, *DARKER))
+    bright = _ramp(lighter, *TEETH_BRIGHTER)
+    return np.maximum(np.maximum(teeth, bright), _ramp(-lighter, *DARKER))
 
 
 def _ramp(value: F32, lo: float, hi: float) -> F32:
