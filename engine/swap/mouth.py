@@ -1,15 +1,17 @@
-"""Where a source photo's texture shows the inside of its mouth instead of lips.
+"""Where a source photo's texture shows the inside of its mouth instead of lips, and
+the lip colour that replaces it.
 
 A smiling or talking source shows its teeth, tongue or the dark of its mouth between
 its lips. The face mesh places its inner lip points a little inside the lips' real
-edge over visible teeth, so the texture's lip triangles saw teeth too: on a target
-with a closed mouth the source's teeth showed as a white stripe across the lips, and a
-landmarker read the mouth as open. Near the photo's inner-lip outline (a little grown),
-the pixels that are not lip-coloured — lighter and less red than the photo's lips
-(teeth), or much darker (the mouth's dark) — are the mouth's inside; the texels that
-saw them show the target's own lips (the identity's skin mask is 0 there). Lip-coloured
-pixels stay the source's: the lips are much of who someone is (taking every texel near
-the outline cost ID@1 87.1 → 77.4 % on DEV+WIDE).
+edge over visible teeth, so the texture's lip triangles saw teeth too, and the row of
+texels between the texture's closed lips (the triangles that bridge the photo's mouth)
+is all mouth inside: a closed target mouth samples it where its lips meet. Near the
+photo's inner-lip outline (a little grown), the pixels that are not lip-coloured —
+less red than the photo's lips and not much darker, or much lighter (teeth), or much
+darker (the mouth's dark) — are the mouth's inside. Those texels and that row are
+filled with the colour of the lips around them (`fill_from_lips`): the source's lips
+stay the source's. (Showing the target's own lips there instead was measured: ID@1
+87.1 → 81.2 % on DEV+WIDE, and the clips' eye and mouth carry fell; docs/swap.md.)
 """
 
 from __future__ import annotations
@@ -28,8 +30,9 @@ from engine.render.uvmap import uv_map
 # the mouth's width: the mesh's inner lip points sit up to about this far inside the
 # lips' edge over visible teeth.
 GROW = 0.04
-# Against the photo's lips (Lab): teeth are less red (a*) and lighter; the mouth's dark
-# is much darker. Ramps from lip to inside. DEV's smiles: lips a* 18-30, teeth 8-19.
+# Against the photo's lips (Lab): teeth are less red (a*) and at most a little darker
+# (shadowed by the upper lip), or much lighter; the mouth's dark is much darker. Ramps
+# from lip to inside. DEV's smiles: lips a* 18-30, teeth 8-19.
 TEETH_LESS_RED = (5.0, 11.0)
 TEETH_LIGHTER = (-12.0, -2.0)
 TEETH_BRIGHTER = (10.0, 18.0)  # much lighter than the lips: teeth, however pink
@@ -65,10 +68,8 @@ def mouth_interior(image: Frame, landmarks: Landmarks, size: int) -> F32:
     seen = cv2.remap(
         inside, texel[..., 0], texel[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT
     )
-    # The texture's mouth is closed: between its lips lies a row or two of texels from
-    # the triangles that bridge the photo's mouth, which a closed target mouth samples
-    # between its lips. They are never lip. The teeth seen are grown a texel: blurred,
-    # a thin line of them still showed half its colour.
+    # The teeth seen are grown a texel: blurred, a thin line of them still showed half
+    # its colour.
     seen = cv2.dilate(seen, np.ones((3, 3), np.uint8), iterations=REACH)
     return np.clip(cv2.GaussianBlur(seen.astype(np.float32), (0, 0), SOFTEN), 0.0, 1.0)
 
