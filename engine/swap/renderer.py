@@ -25,7 +25,7 @@ from engine.face.records import Face, FacePatch
 from engine.render.composite import SPLIT_LOW, box
 from engine.render.polygon import polygon_mask
 from engine.render.raster import rasterize_attributes
-from engine.swap import shading
+from engine.swap import facial_hair, shading
 from engine.swap.apply_light import shade
 from engine.swap.broad_light import add_broad_difference, masked_difference
 from engine.swap.eyes import EyeScene, eyes, show_eyes
@@ -157,6 +157,13 @@ class FaceRenderer:
                 coverage,
                 own,
             )
+        with steps.step("hair"):
+            # The target's beard or stubble stays (engine/swap/facial_hair.py).
+            where = _lookup(facial_hair.regions(), per_pixel, texture_size)
+            hair = facial_hair.facial_hair(
+                own, where[..., 0] * coverage, (where[..., 1] > 0.5) & coverage, grid.work_iod
+            )
+            image = image + hair[..., None] * (own - image)
         if face.irises is not None:
             with steps.step("eyes"):
                 image = np.ascontiguousarray(image, dtype=np.float32)

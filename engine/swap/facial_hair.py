@@ -1,0 +1,83 @@
+"""Where the target has a beard, moustache or stubble: it stays the target's.
+
+The new face is the source's skin in the target's light; over a bearded target that
+painted smooth pale cheeks on a beard, with a line where the face's edge met the beard
+left outside it. Hair is not who someone is, and a viewer knows the user's beard. On the
+working grid, in the lower face (below the nose, off the lips and the nose, off the
+face's edge), a pixel is facial hair as far as it is both darker than the target's own
+plain cheek skin and rougher (more fine detail) than it: a shadow is dark and smooth,
+pores and wrinkles are rough but skin-bright.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from engine.core.types import F32
+from engine.face.mesh import topology
+from engine.render.polygon import polygon_mask
+
+# Texture-space regions (u, v in 0..1; v grows down the face: nose tip ~0.55, chin ~0.95).
+LOWER_FROM_V = 0.5  # the lower face starts a little above the nose tip
+CHEEKS_V = (0.42, 0.52)  # plain cheek skin: under the eyes, above the nose tip
+EDGE_MARGIN = 0.04  # off the face's edge (the seam blends there anyway)
+LIPS_MARGIN = 0.02
+MASK_SIZE = 128
+# Darker than the cheeks (grey levels) and rougher (fine detail, as a multiple of the
+# cheeks'): ramps from skin to hair.
+DARKER = (12.0, 36.0)
+ROUGHER = (1.4, 2.4)
+# Scales in working-grid pixels per 60 px between the eyes: the fine detail's, the
+# roughness average's, and the mask's softening.
+DETAIL_PX = 1.5
+ROUGH_PX = 3.0
+SOFT_PX = 2.0
+MIN_CHEEK_PIXELS = 50
+
+
+@lru_cache(maxsize=1)
+def regions() -> F32:
+    """MASK_SIZE²×2 texture-space masks, 0..1: the lower face, the plain cheeks (one
+    array, looked up with one remap a frame)."""
+    topo = topology()
+    size = MASK_SIZE
+    uv = topo.uv.astype(np.float32) * size
+    shape = (size, size)
+    face = polygon_mask([uv[topo.region("face_oval")]], shape)
+    edge = max(1, round(EDGE_MARGIN * size))
+    face = cv2.erode(face, np.ones((2 * edge + 1, 2 * edge + 1), np.uint8))
+    grow = max(1, round(LIPS_MARGIN * size))
+    lips = cv2.dilate(
+        polygon_mask([uv[topo.region("lips_outer")]], shape),
+        np.ones((2 * grow + 1, 2 * grow + 1), np.uint8),
+    )
+    nose = polygon_mask([uv[topo.region("nose")]], shape)
+    v = (np.arange(size, dtype=np.float32)[:, None] + 0.5) / size * np.ones((1, size), np.float32)
+    off = face * (1.0 - lips) * (1.0 - nose)
+    lower = off * (v >= LOWER_FROM_V)
+    cheeks = off * ((v >= CHEEKS_V[0]) & (v < CHEEKS_V[1]))
+    return np.dstack([lower, cheeks]).astype(np.float32)
+
+
+def facial_hair(own: F32, lower: F32, cheeks: NDArray[np.bool_], work_iod: float) -> F32:
+    """H×W, 0..1: how surely each pixel of `own` (the target on the working grid, BGR
+    0..255) is facial hair. `lower`: the lower-face region looked up on the grid (0..1);
+    `cheeks`: where its plain cheek skin is."""
+    if int(cheeks.sum()) < MIN_CHEEK_PIXELS or not (lower > 0.0).any():
+        return np.zeros(own.shape[:2], np.float32)
+    grey = cv2.cvtColor(own, cv2.COLOR_BGR2GRAY)
+    scale = max(work_iod / 60.0, 0.5)
+    detail = np.abs(grey - cv2.GaussianBlur(grey, (0, 0), DETAIL_PX * scale))
+    rough = cv2.GaussianBlur(detail, (0, 0), ROUGH_PX * scale)
+    skin = float(np.median(grey[cheeks]))
+    skin_rough = max(float(np.median(rough[cheeks])), 0.5)
+    hair = _ramp(skin - grey, *DARKER) * _ramp(rough / skin_rough, *ROUGHER)
+    return (cv2.GaussianBlur(hair, (0, 0), SOFT_PX * scale) * lower).astype(np.float32)
+
+
+def _ramp(value: F32, lo: float, hi: float) -> F32:
+    return np.clip((value - lo) / (hi - lo), 0.0, 1.0).astype(np.float32)
