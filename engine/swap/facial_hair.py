@@ -25,16 +25,18 @@ from engine.render.polygon import polygon_mask
 LOWER_FROM_V = 0.5  # the lower face starts a little above the nose tip
 CHEEKS_V = (0.42, 0.52)  # plain cheek skin: under the eyes, above the nose tip
 EDGE_MARGIN = 0.04  # off the face's edge (the seam blends there anyway)
-LIPS_MARGIN = 0.02
+LIPS_MARGIN = 0.01
+NOSE_MARGIN = 0.015
 MASK_SIZE = 128
 # Darker than the cheeks (grey levels) and rougher (fine detail, as a multiple of the
 # cheeks'): ramps from skin to hair.
 DARKER = (12.0, 36.0)
 ROUGHER = (1.4, 2.4)
 # Scales in working-grid pixels per 60 px between the eyes: the fine detail's, the
-# roughness average's, and the mask's softening.
+# roughness average's, the darkness average's, and the mask's softening.
 DETAIL_PX = 1.5
 ROUGH_PX = 3.0
+DARK_PX = 3.0
 SOFT_PX = 2.0
 MIN_CHEEK_PIXELS = 50
 
@@ -55,7 +57,11 @@ def regions() -> F32:
         polygon_mask([uv[topo.region("lips_outer")]], shape),
         np.ones((2 * grow + 1, 2 * grow + 1), np.uint8),
     )
-    nose = polygon_mask([uv[topo.region("nose")]], shape)
+    wing = max(1, round(NOSE_MARGIN * size))
+    nose = cv2.dilate(
+        polygon_mask([uv[topo.region("nose")]], shape),
+        np.ones((2 * wing + 1, 2 * wing + 1), np.uint8),  # and the shade beside its wings
+    )
     v = (np.arange(size, dtype=np.float32)[:, None] + 0.5) / size * np.ones((1, size), np.float32)
     off = face * (1.0 - lips) * (1.0 - nose)
     lower = off * (v >= LOWER_FROM_V)
@@ -71,12 +77,24 @@ def facial_hair(own: F32, lower: F32, cheeks: NDArray[np.bool_], work_iod: float
         return np.zeros(own.shape[:2], np.float32)
     grey = cv2.cvtColor(own, cv2.COLOR_BGR2GRAY)
     scale = max(work_iod / 60.0, 0.5)
-    detail = np.abs(grey - cv2.GaussianBlur(grey, (0, 0), DETAIL_PX * scale))
-    rough = cv2.GaussianBlur(detail, (0, 0), ROUGH_PX * scale)
+    # Averages over the face only: past its edge lies whatever is behind the head.
+    face = (lower > 0.0) | cheeks
+    detail = np.abs(grey - _blur_on(grey, face, DETAIL_PX * scale))
+    rough = _blur_on(detail, face, ROUGH_PX * scale)
     skin = float(np.median(grey[cheeks]))
     skin_rough = max(float(np.median(rough[cheeks])), 0.5)
-    hair = _ramp(skin - grey, *DARKER) * _ramp(rough / skin_rough, *ROUGHER)
+    # Darker on average around the pixel: a beard is; rough skin (pores, wrinkles, a
+    # smile's fold: thin dark lines on bright skin) is not.
+    dark = skin - _blur_on(grey, face, DARK_PX * scale)
+    hair = _ramp(dark, *DARKER) * _ramp(rough / skin_rough, *ROUGHER)
     return (cv2.GaussianBlur(hair, (0, 0), SOFT_PX * scale) * lower).astype(np.float32)
+
+
+def _blur_on(values: F32, where: NDArray[np.bool_], sigma: float) -> F32:
+    """`values` Gaussian-averaged over `where` only."""
+    weight = where.astype(np.float32)
+    total = cv2.GaussianBlur(values * weight, (0, 0), sigma)
+    return total / np.maximum(cv2.GaussianBlur(weight, (0, 0), sigma), 1e-3)
 
 
 def _ramp(value: F32, lo: float, hi: float) -> F32:
