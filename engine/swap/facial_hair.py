@@ -25,6 +25,7 @@ from engine.render.polygon import polygon_mask
 LOWER_FROM_V = 0.5  # the lower face starts a little above the nose tip
 CHEEKS_V = (0.42, 0.52)  # plain cheek skin: under the eyes, above the nose tip
 EDGE_MARGIN = 0.04  # off the face's edge (the seam blends there anyway)
+INNER_MARGIN = 0.10
 LIPS_MARGIN = 0.01
 NOSE_MARGIN = 0.015
 MASK_SIZE = 128
@@ -32,6 +33,8 @@ MASK_SIZE = 128
 # cheeks'): ramps from skin to hair.
 DARKER = (12.0, 36.0)
 ROUGHER = (1.4, 2.4)
+PALER = (0.02, 0.08)  # saturation below the cheeks'
+MUCH_DARKER = (36.0, 60.0)
 # Scales in working-grid pixels per 60 px between the eyes: the fine detail's, the
 # roughness average's, the darkness average's, and the mask's softening.
 DETAIL_PX = 1.5
@@ -43,15 +46,17 @@ MIN_CHEEK_PIXELS = 50
 
 @lru_cache(maxsize=1)
 def regions() -> F32:
-    """MASK_SIZE²×2 texture-space masks, 0..1: the lower face, the plain cheeks (one
-    array, looked up with one remap a frame)."""
+    """MASK_SIZE²×3 texture-space masks, 0..1: the lower face, the plain cheeks, and the
+    lower face away from its edge (one array, looked up with one remap a frame)."""
     topo = topology()
     size = MASK_SIZE
     uv = topo.uv.astype(np.float32) * size
     shape = (size, size)
-    face = polygon_mask([uv[topo.region("face_oval")]], shape)
+    oval = polygon_mask([uv[topo.region("face_oval")]], shape)
     edge = max(1, round(EDGE_MARGIN * size))
-    face = cv2.erode(face, np.ones((2 * edge + 1, 2 * edge + 1), np.uint8))
+    face = cv2.erode(oval, np.ones((2 * edge + 1, 2 * edge + 1), np.uint8))
+    deep = max(1, round(INNER_MARGIN * size))
+    inner = cv2.erode(oval, np.ones((2 * deep + 1, 2 * deep + 1), np.uint8))
     grow = max(1, round(LIPS_MARGIN * size))
     lips = cv2.dilate(
         polygon_mask([uv[topo.region("lips_outer")]], shape),
@@ -66,13 +71,16 @@ def regions() -> F32:
     off = face * (1.0 - lips) * (1.0 - nose)
     lower = off * (v >= LOWER_FROM_V)
     cheeks = off * ((v >= CHEEKS_V[0]) & (v < CHEEKS_V[1]))
-    return np.dstack([lower, cheeks]).astype(np.float32)
+    return np.dstack([lower, cheeks, lower * inner]).astype(np.float32)
 
 
-def facial_hair(own: F32, lower: F32, cheeks: NDArray[np.bool_], work_iod: float) -> F32:
+def facial_hair(
+    own: F32, lower: F32, cheeks: NDArray[np.bool_], inner: F32, work_iod: float
+) -> F32:
     """H×W, 0..1: how surely each pixel of `own` (the target on the working grid, BGR
     0..255) is facial hair. `lower`: the lower-face region looked up on the grid (0..1);
-    `cheeks`: where its plain cheek skin is."""
+    `cheeks`: where its plain cheek skin is; `inner`: the lower face away from its edge,
+    where the mesh may reach past the jaw onto hair, a collar or the room."""
     if int(cheeks.sum()) < MIN_CHEEK_PIXELS or not (lower > 0.0).any():
         return np.zeros(own.shape[:2], np.float32)
     grey = cv2.cvtColor(own, cv2.COLOR_BGR2GRAY)
@@ -86,8 +94,21 @@ def facial_hair(own: F32, lower: F32, cheeks: NDArray[np.bool_], work_iod: float
     # Darker on average around the pixel: a beard is; rough skin (pores, wrinkles, a
     # smile's fold: thin dark lines on bright skin) is not.
     dark = skin - _blur_on(grey, face, DARK_PX * scale)
-    hair = _ramp(dark, *DARKER) * _ramp(rough / skin_rough, *ROUGHER)
+    # Paler in colour: hair (black, brown, grey) over skin takes its saturation down; a
+    # shadow or a fold keeps the skin's.
+    saturation = _blur_on(_saturation(own), face, DARK_PX * scale)
+    paler = float(np.median(saturation[cheeks])) - saturation
+    # A shadow as deep as a dark beard is rare in the lower face: that dark, colour
+    # does not have to say it.
+    colour = np.maximum(_ramp(paler, *PALER), _ramp(dark, *MUCH_DARKER) * inner)
+    hair = _ramp(dark, *DARKER) * _ramp(rough / skin_rough, *ROUGHER) * colour
     return (cv2.GaussianBlur(hair, (0, 0), SOFT_PX * scale) * lower).astype(np.float32)
+
+
+def _saturation(bgr: F32) -> F32:
+    """HSV saturation, 0..1: 1 − min/max of the channels."""
+    high = bgr.max(axis=2)
+    return (1.0 - bgr.min(axis=2) / np.maximum(high, 1.0)).astype(np.float32)
 
 
 def _blur_on(values: F32, where: NDArray[np.bool_], sigma: float) -> F32:

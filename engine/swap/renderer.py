@@ -161,7 +161,11 @@ class FaceRenderer:
             # The target's beard or stubble stays (engine/swap/facial_hair.py).
             where = _lookup(facial_hair.regions(), per_pixel, texture_size)
             hair = facial_hair.facial_hair(
-                own, where[..., 0] * coverage, (where[..., 1] > 0.5) & coverage, grid.work_iod
+                own,
+                where[..., 0] * coverage,
+                (where[..., 1] > 0.5) & coverage,
+                where[..., 2],
+                grid.work_iod,
             )
             image = image + hair[..., None] * (own - image)
         if face.irises is not None:
