@@ -67,7 +67,7 @@ def launch(
     apply_style(app)
     loaded = load_state()
     # Kept referenced until the app ends (Qt does not own it).
-    translator = install_translator(app, loaded.state.language or None)
+    translator = install_translator(app, loaded.state.desktop.language or None)
     window = MainWindow(
         loaded.state,
         source=source,

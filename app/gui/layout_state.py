@@ -1,9 +1,10 @@
-"""The window's layout as the settings file keeps it: where the window sat, the gallery's
-height, the controls dock and the HUD. A GUI matter, so it lives here rather than in
-the engine's `AppState`; `GuiState` adds it to that state as its "layout" section, and
-`load` reads the file with it (engine/persist/settings_store.py does the rest:
-versions, validation, unknown keys, backups). No Qt here: the file is read before the
-window exists.
+"""The desktop app's own state as the settings file keeps it: the window's layout (where
+the window sat, the gallery's height, the controls dock and the HUD) and the app's
+language and first-run notice. GUI matters, so they live here rather than in the
+engine's `AppState`; `GuiState` adds them to that state as its "layout" and "desktop"
+sections, and `load` reads the file with them (engine/persist/settings_store.py does
+the rest: versions, validation, unknown keys, backups). No Qt here: the file is read
+before the window exists.
 """
 
 from __future__ import annotations
@@ -34,10 +35,21 @@ class LayoutState:
 
 
 @dataclass(frozen=True, slots=True)
+class DesktopState:
+    """What only the desktop app reads: the command line shows no responsible-use notice
+    and prints English (its `run` preview window installs no translation either)."""
+
+    language: str = ""  # "de", "en"…; "": the system's
+    notice_accepted: bool = False  # the responsible-use notice, shown until accepted
+
+
+@dataclass(frozen=True, slots=True)
 class GuiState(AppState):
-    """What the desktop app saves: the engine's and outputs' state, and its layout."""
+    """What the desktop app saves: the engine's and outputs' state, its layout, its
+    language and the notice accepted."""
 
     layout: LayoutState = field(default_factory=LayoutState)
+    desktop: DesktopState = field(default_factory=DesktopState)
 
 
 def load(path: Path | None = None) -> LoadResult[GuiState]:

@@ -113,7 +113,7 @@ class MainWindow(QMainWindow):
         self.commands = WindowActions(
             self, core, ui, self.gallery, self.outputs, self.keeper, self.original, self._user_input
         )
-        build_menus(self, self.commands, self.original, state.language)
+        build_menus(self, self.commands, self.original, state.desktop.language)
         for shortcut in SHORTCUTS:
             if shortcut.action and shortcut.action != "close":
                 QShortcut(
@@ -132,7 +132,7 @@ class MainWindow(QMainWindow):
         self.gallery.restore(state.gallery if state.gallery is not None else bundled_samples())
         for text in startup_messages:
             self.messages.post(text, "warning")
-        if show_notice and not state.notice_accepted:
+        if show_notice and not state.desktop.notice_accepted:
             QTimer.singleShot(0, self.commands.show_notice)
         place_window(self, state.layout.geometry)
         self.commands.refresh_model_choices()

@@ -74,7 +74,7 @@ class WindowActions(QObject):
         self.notice.open()
 
     def _notice_accepted(self, label: bool) -> None:
-        self._keeper.update(notice_accepted=True)
+        self._keeper.accept_notice()
         self._core.apply("output.synthetic_label", label)
         self._keeper.schedule_save()
 
@@ -213,7 +213,7 @@ class WindowActions(QObject):
 
     def set_language(self, language: str) -> None:
         """Takes effect at the next start (every text is set when its widget is built)."""
-        self._keeper.update(language=language)
+        self._keeper.set_language(language)
         self._keeper.save_state()
         self._ui.messages.post(tr("The language changes when Fusecam starts again."), "info")
 

@@ -1,6 +1,6 @@
-"""What the window saves: its `GuiState` (the app's state and the window's layout), built
-from the parts that hold each piece, and written a moment after the last change (a burst
-of edits is one write).
+"""What the window saves: its `GuiState` (the app's state, the window's layout, its
+language and the notice accepted), built from the parts that hold each piece, and
+written a moment after the last change (a burst of edits is one write).
 
 One part of the main window, given the parts it reads in its constructor.
 """
@@ -17,7 +17,7 @@ from app.gui.controllers.face_selection import FaceSelection
 from app.gui.controllers.gallery import GalleryController
 from app.gui.controllers.outputs import OutputsController
 from app.gui.i18n import tr
-from app.gui.layout_state import GuiState, LayoutState
+from app.gui.layout_state import DesktopState, GuiState, LayoutState
 from app.gui.window_layout import WindowLayout
 from engine.persist import settings_store
 
@@ -84,9 +84,15 @@ class StateKeeper(QObject):
             controls_visible=ui.dock.isVisible() if shown else saved.controls_visible,
         )
 
-    def update(self, **changes: object) -> None:
-        """Change fields the parts do not hold (the notice accepted, the language)."""
-        self.state = dataclasses.replace(self.state, **changes)  # type: ignore[arg-type]
+    # The desktop section's fields no part holds: changed here, saved with the rest.
+    def accept_notice(self) -> None:
+        self._set_desktop(dataclasses.replace(self.state.desktop, notice_accepted=True))
+
+    def set_language(self, language: str) -> None:
+        self._set_desktop(dataclasses.replace(self.state.desktop, language=language))
+
+    def _set_desktop(self, desktop: DesktopState) -> None:
+        self.state = dataclasses.replace(self.state, desktop=desktop)
 
     def schedule_save(self) -> None:
         if self.persist:

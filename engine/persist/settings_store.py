@@ -2,8 +2,9 @@
 versioned JSON.
 
 A front-end keeps its own state in the same file by extending `AppState` (the desktop
-app's window layout: app/gui/layout_state.py) and passing its class to `load`; the CLI
-reads the plain `AppState` and never sees the window's fields.
+app's window layout, its language and the responsible-use notice accepted:
+app/gui/layout_state.py) and passing its class to `load`; the CLI reads the plain
+`AppState` and never sees the window's fields (and keeps them when it saves).
 
 The file lives in the user's config dir (platformdirs), or in `$FUSECAM_CONFIG_DIR` when
 set (tests, portable installs). Loading never raises: every field is checked on its own
@@ -48,8 +49,9 @@ log = logging.getLogger(__name__)
 CONFIG_ENV = "FUSECAM_CONFIG_DIR"
 FILE_NAME = "settings.json"
 # 2: swap.alpha split into blend and latent_blend; 3: swap.follow_eyes → swap.eyes;
-# 4: the window's layout moved into its own "layout" section (the GUI's)
-VERSION = 4
+# 4: the window's layout moved into its own "layout" section (the GUI's); 5: the GUI's
+# language and the notice accepted moved into its "desktop" section
+VERSION = 5
 # A settings file is a few kilobytes; anything far larger is not one (and is not parsed).
 MAX_FILE_BYTES = 1 << 20
 BACKUPS = 5  # generations of replaced files kept: settings.json.bad.1 (newest) .. .bad.5
@@ -76,7 +78,6 @@ class AppState:
     engine: EngineSettings = field(default_factory=EngineSettings)
     input: InputChoice = field(default_factory=InputChoice)
     gallery: tuple[GalleryEntry, ...] | None = None  # None: never set → bundled samples
-    notice_accepted: bool = False
     record_dir: str | None = None
     stream_port: int = 8080  # 0: any free port
     output_delay_ms: int = 0
@@ -86,7 +87,6 @@ class AppState:
     stream_lan: bool = False  # reachable from other devices (with `stream_token`)
     stream_token: str | None = None
     record_side_by_side: bool = False
-    language: str = ""  # "de", "en"…; "": the system's
 
     def __post_init__(self) -> None:
         if not 0 <= self.stream_port <= 65535:
@@ -164,11 +164,29 @@ def _layout_section(data: dict[str, Any]) -> dict[str, Any]:
     return {**data, "version": 4}
 
 
+# Format 4's top-level keys only the desktop app reads (its language, the first-run
+# notice accepted), kept under the same names in its "desktop" section.
+_DESKTOP_KEYS = ("language", "notice_accepted")
+
+
+def _desktop_section(data: dict[str, Any]) -> dict[str, Any]:
+    """4 → 5: the window's language and whether the responsible-use notice was accepted
+    were top-level keys beside the engine's state; no other front-end reads them (the
+    command line has no translations and shows no notice), so they moved, values as
+    they were, into the "desktop" section (app/gui/layout_state.py)."""
+    moved = {key: data.pop(key) for key in _DESKTOP_KEYS if key in data}
+    desktop = data.get("desktop")
+    if moved:
+        data["desktop"] = {**desktop, **moved} if isinstance(desktop, dict) else moved
+    return {**data, "version": 5}
+
+
 # version N → N+1, applied in order to the raw JSON object.
 MIGRATIONS: dict[int, typing.Callable[[dict[str, Any]], dict[str, Any]]] = {
     1: _split_alpha,
     2: _eyes_mode,
     3: _layout_section,
+    4: _desktop_section,
 }
 
 

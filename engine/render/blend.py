@@ -12,11 +12,26 @@ from numba import njit
 from engine.core.types import F32
 
 
+@njit(cache=True, nogil=True)
+def with_weight(image: F32, weight: F32) -> F32:  # pragma: no cover - compiled
+    """H×W×4: `image` (H×W×3) times `weight` (H×W), and the weight itself as a fourth
+    channel: what a masked box filter sums, for one filter call per size instead of two
+    (and the product without NumPy's three-long inner loop). The products are NumPy's."""
+    height, width = weight.shape
+    out = np.empty((height, width, 4), np.float32)
+    for y in range(height):
+        for x in range(width):
+            w = weight[y, x]
+            for c in range(3):
+                out[y, x, c] = image[y, x, c] * w
+            out[y, x, 3] = w
+    return out
+
+
 @njit(cache=True, nogil=True, fastmath=True)
 def band_delta(
     image: F32,
     image_sums: tuple[F32, F32, F32],
-    image_weights: tuple[F32, F32, F32],
     base: F32,
     base_boxes: tuple[F32, F32, F32],
     inside: F32,
@@ -29,51 +44,73 @@ def band_delta(
     """How much `image` changes `base`, band by band (engine/render/composite.py).
 
     The three splits come coarse first: `base_boxes[k]` is the base box-filtered at
-    split k, and the face's own come as masked box sums `image_sums[k]` and their
-    weights `image_weights[k]` (divided here, in the same pass). Four bands: low (box
-    0), mid (box 1 − box 0), texture (box 2 − box 1) and fine (the rest). Each follows
-    its own smoothstep ramp over the distance `inside` from the face's edge (`starts[k]`,
-    `widths[k]` px); the fine band only where `features` says so. All are cut by `keep`
-    (1 = the target shows through) and zero where the face is not `covered`.
+    split k, and the face's own come as masked box sums `image_sums[k]` (H×W×4: the
+    sums of image × weight, then of the weight: `with_weight`, box-filtered), divided
+    here, in the same pass. Four bands: low (box 0), mid (box 1 − box 0), texture (box
+    2 − box 1) and fine (the rest). Each follows its own smoothstep ramp over the
+    distance `inside` from the face's edge (`starts[k]`, `widths[k]` px); the fine band
+    only where `features` says so. All are cut by `keep` (1 = the target shows through)
+    and zero where the face is not `covered`.
 
-    Written out for four bands: a loop over them (with the alphas in an array) ran at
-    a third of the speed."""
+    Row by row: first each pixel's four alphas and three reciprocal weights, in loops
+    without branches over contiguous rows (which the compiler vectorises), then the
+    bands, channel by channel, where any alpha is above zero. In one loop over the
+    pixels the pass took 0.71 ms on a 720p face's patch, this way 0.44-0.51 (the 2-core
+    machine). Written out for four bands: a loop over them (with the alphas in an
+    array) ran at a third of the speed."""
     height, width = inside.shape
     delta = np.zeros((height, width, 3), np.float32)
-    image_low_sum, image_mid_sum, image_fine_sum = image_sums
-    image_low_weight, image_mid_weight, image_fine_weight = image_weights
+    low_sum, mid_sum, fine_sum = image_sums
     base_low, base_mid, base_fine = base_boxes
+    zero, half, one = np.float32(0.0), np.float32(0.5), np.float32(1.0)
+    two, three, tiny = np.float32(2.0), np.float32(3.0), np.float32(1e-4)
+    start_low, start_mid, start_texture, start_fine = starts[0], starts[1], starts[2], starts[3]
     # Reciprocals once: a division costs several multiplications, per pixel and channel.
-    inverse = 1.0 / widths
+    inverse_low, inverse_mid = one / widths[0], one / widths[1]
+    inverse_texture, inverse_fine = one / widths[2], one / widths[3]
+    a_low = np.empty(width, np.float32)
+    a_mid = np.empty(width, np.float32)
+    a_texture = np.empty(width, np.float32)
+    a_fine = np.empty(width, np.float32)
+    per_low = np.empty(width, np.float32)
+    per_mid = np.empty(width, np.float32)
+    per_fine = np.empty(width, np.float32)
     for y in range(height):
+        inside_row, keep_row, covered_row = inside[y], keep[y], covered[y]
+        features_row = features[y]
         for x in range(width):
-            if covered[y, x] <= 0.5:
-                continue
-            d = inside[y, x]
-            k = 1.0 - keep[y, x]
+            d = inside_row[x]
+            k = (one - keep_row[x]) * (one if covered_row[x] > half else zero)
             # Smoothstep ramps, written out.
-            t_low = min(max((d - starts[0]) * inverse[0], 0.0), 1.0)
-            t_mid = min(max((d - starts[1]) * inverse[1], 0.0), 1.0)
-            t_texture = min(max((d - starts[2]) * inverse[2], 0.0), 1.0)
-            t_fine = min(max((d - starts[3]) * inverse[3], 0.0), 1.0)
-            a_low = t_low * t_low * (3.0 - 2.0 * t_low) * k
-            a_mid = t_mid * t_mid * (3.0 - 2.0 * t_mid) * k
-            a_texture = t_texture * t_texture * (3.0 - 2.0 * t_texture) * k
-            a_fine = t_fine * t_fine * (3.0 - 2.0 * t_fine) * k * features[y, x]
-            if a_low <= 0.0 and a_mid <= 0.0 and a_texture <= 0.0 and a_fine <= 0.0:
+            t_low = min(max((d - start_low) * inverse_low, zero), one)
+            t_mid = min(max((d - start_mid) * inverse_mid, zero), one)
+            t_texture = min(max((d - start_texture) * inverse_texture, zero), one)
+            t_fine = min(max((d - start_fine) * inverse_fine, zero), one)
+            a_low[x] = t_low * t_low * (three - two * t_low) * k
+            a_mid[x] = t_mid * t_mid * (three - two * t_mid) * k
+            a_texture[x] = t_texture * t_texture * (three - two * t_texture) * k
+            a_fine[x] = t_fine * t_fine * (three - two * t_fine) * k * features_row[x]
+        low_row, mid_row, fine_row = low_sum[y], mid_sum[y], fine_sum[y]
+        for x in range(width):
+            per_low[x] = one / max(low_row[x, 3], tiny)
+            per_mid[x] = one / max(mid_row[x, 3], tiny)
+            per_fine[x] = one / max(fine_row[x, 3], tiny)
+        image_row, base_row, out = image[y], base[y], delta[y]
+        base_low_row, base_mid_row, base_fine_row = base_low[y], base_mid[y], base_fine[y]
+        for x in range(width):
+            if a_low[x] <= zero and a_mid[x] <= zero and a_texture[x] <= zero and a_fine[x] <= zero:
                 continue
-            per_low_weight = 1.0 / max(image_low_weight[y, x], 1e-4)
-            per_mid_weight = 1.0 / max(image_mid_weight[y, x], 1e-4)
-            per_fine_weight = 1.0 / max(image_fine_weight[y, x], 1e-4)
             for c in range(3):
-                image_low = image_low_sum[y, x, c] * per_low_weight
-                image_mid = image_mid_sum[y, x, c] * per_mid_weight
-                image_fine = image_fine_sum[y, x, c] * per_fine_weight
-                low = image_low - base_low[y, x, c]
-                mid = (image_mid - image_low) - (base_mid[y, x, c] - base_low[y, x, c])
-                texture = (image_fine - image_mid) - (base_fine[y, x, c] - base_mid[y, x, c])
-                fine = (image[y, x, c] - image_fine) - (base[y, x, c] - base_fine[y, x, c])
-                delta[y, x, c] = low * a_low + mid * a_mid + texture * a_texture + fine * a_fine
+                image_low = low_row[x, c] * per_low[x]
+                image_mid = mid_row[x, c] * per_mid[x]
+                image_fine = fine_row[x, c] * per_fine[x]
+                low = image_low - base_low_row[x, c]
+                mid = (image_mid - image_low) - (base_mid_row[x, c] - base_low_row[x, c])
+                texture = (image_fine - image_mid) - (base_fine_row[x, c] - base_mid_row[x, c])
+                fine = (image_row[x, c] - image_fine) - (base_row[x, c] - base_fine_row[x, c])
+                out[x, c] = (
+                    low * a_low[x] + mid * a_mid[x] + texture * a_texture[x] + fine * a_fine[x]
+                )
     return delta
 
 

@@ -29,7 +29,7 @@ from engine.core.profile import NO_STEPS, StepTimer
 from engine.core.settings import CompositorSettings
 from engine.core.types import F32, Frame, Mask
 from engine.face.records import FacePatch
-from engine.render.blend import add_resampled_rows, band_delta
+from engine.render.blend import add_resampled_rows, band_delta, with_weight
 
 SPLIT_FINE = 0.03  # IOD: box size splitting fine from mid
 SPLIT_LOW = 0.25  # IOD: box size splitting mid from low
@@ -110,11 +110,9 @@ def blend_delta(base: F32, patch: FacePatch, settings: CompositorSettings) -> F3
     # The face's bands from its own pixels only (a masked box filter, normalised in the
     # kernel): filled in with the frame instead, its edge would be a step that the mid
     # band carries as a seam.
-    weighted = image * covered[..., None]
     return band_delta(
         image,
-        _boxes(weighted, splits),
-        _boxes(covered, splits),
+        _boxes(with_weight(image, covered), splits),
         base,
         _boxes(base, splits),
         inside_distance(patch),

@@ -9,7 +9,7 @@ from engine.core.settings import EngineSettings
 from engine.face.analyzer import FaceAnalyzer
 from engine.face.finder import FaceFinder
 from engine.face.records import Face
-from engine.face.roi import roi_from_detection, roi_from_landmarks
+from engine.face.roi import roi_from_landmarks
 from engine.stages.base import Stage
 from engine.stages.face_models import FaceModels
 
@@ -19,7 +19,8 @@ class LandmarkStage(Stage):
 
     def __init__(self, models: FaceModels, finder: FaceFinder) -> None:
         """`models` and `finder`: the detector's (it loads the models, so a face reaches
-        this stage only once they are in); the finder's tracks are the ones meshed here."""
+        this stage only once they are in). The finder says where to mesh each face the
+        detector put in the packet and takes the mesh back (engine/face/finder.py)."""
         self.models = models
         self.finder = finder
 
@@ -60,30 +61,23 @@ class LandmarkStage(Stage):
     ) -> list[Face]:
         t_s = packet.capture_ns / 1e9
         threshold = settings.tracking.presence_threshold
-        by_id = {t.track_id: t for t in self.finder.tracker.tracks}
         kept: list[Face] = []
         for face in faces:
-            track = by_id.get(face.track_id)
-            if track is None:
+            crop = self.finder.crop(face)
+            if crop is None:
                 continue
-            fresh = track.landmarks is None
-            roi = (
-                roi_from_detection(track.detection)
-                if fresh and track.detection
-                else self.finder.tracker.predicted_roi(track)
-            )
-            result = analyzer.mesh.run(packet.frame, roi, packet.steps)
-            if fresh and result.presence >= threshold:
+            result = analyzer.mesh.run(packet.frame, crop.roi, packet.steps)
+            if crop.first and result.presence >= threshold:
                 # First frame of a track: a second pass around the mesh itself, so the
                 # face starts as well cropped as a tracked one.
                 roi = roi_from_landmarks(result.landmarks)
                 result = analyzer.mesh.run(packet.frame, roi, packet.steps)
             if result.presence < threshold:
-                self.finder.tracker.drop(track)
+                self.finder.lose(face)
                 continue
             with packet.step("track"):
-                smoothed = self.finder.tracker.update(
-                    track, result.landmarks, result.presence, t_s, settings.tracking
+                smoothed = self.finder.follow(
+                    face, result.landmarks, result.presence, t_s, settings
                 )
             # The eyes refined on every frame, after smoothing: a blink is over in a
             # few frames, and smoothed it would barely show.

@@ -17,22 +17,25 @@ from engine.core.types import F32
 
 @njit(cache=True, nogil=True)
 def masked_difference(own: F32, image: F32, weight: F32) -> F32:  # pragma: no cover - compiled
-    """(own − image) · weight, per pixel and channel (H×W×3; `weight` H×W)."""
+    """H×W×4: (own − image) · weight per pixel and channel (`weight` H×W), and the
+    weight itself as a fourth channel: one box filter then sums both."""
     height, width, channels = image.shape
-    out = np.empty((height, width, channels), np.float32)
+    out = np.empty((height, width, channels + 1), np.float32)
     for y in range(height):
         for x in range(width):
             w = weight[y, x]
             for c in range(channels):
                 out[y, x, c] = (own[y, x, c] - image[y, x, c]) * w
+            out[y, x, channels] = w
     return out
 
 
 @njit(cache=True, nogil=True)
 def add_broad_difference(
-    image: F32, difference_sum: F32, weight_sum: F32, features: F32, weight: F32, amount: float
+    image: F32, sums: F32, features: F32, weight: F32, amount: float
 ) -> F32:  # pragma: no cover - compiled
-    """image + amount·(1 − features)·weight · difference_sum / (weight_sum + 1e-4): the
+    """image + amount·(1 − features)·weight · difference_sum / (weight_sum + 1e-4), with
+    `sums` the box-filtered `masked_difference` (its last channel the weight's sum): the
     masked box filter's normalisation and the blend, in one pass (H×W×3)."""
     height, width, channels = image.shape
     out = np.empty((height, width, channels), np.float32)
@@ -41,8 +44,8 @@ def add_broad_difference(
     eps = np.float32(1e-4)
     for y in range(height):
         for x in range(width):
-            norm = one / (weight_sum[y, x] + eps)
+            norm = one / (sums[y, x, channels] + eps)
             keep = share * (one - features[y, x]) * weight[y, x]
             for c in range(channels):
-                out[y, x, c] = image[y, x, c] + keep * (difference_sum[y, x, c] * norm)
+                out[y, x, c] = image[y, x, c] + keep * (sums[y, x, c] * norm)
     return out

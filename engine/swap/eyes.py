@@ -19,12 +19,14 @@ contour, and a shut target eye shows the target's own shut lid (`close_lids`).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from engine.core.median import channel_median
+from engine.core.profile import NO_STEPS, StepTimer
 from engine.core.settings import EyesMode
 from engine.core.types import F32
 from engine.face.mesh import topology
@@ -104,7 +106,10 @@ def _vertex(score: np.ndarray, y: int, x: int, axis: int) -> float:
 
 
 def _radii(shape: tuple[int, int], centre: tuple[float, float], radius: float) -> F32:
-    y, x = np.mgrid[0 : shape[0], 0 : shape[1]].astype(np.float32)
+    """Each pixel's distance from `centre` (x, y) in radii. (From a row and a column
+    broadcast against each other: a full grid of each costs more than the distances.)"""
+    y = np.arange(shape[0], dtype=np.float32)[:, None]
+    x = np.arange(shape[1], dtype=np.float32)[None, :]
     return np.hypot(x - centre[0], y - centre[1]) / max(radius, 1e-3)
 
 
@@ -205,35 +210,28 @@ def paint_eyeballs(
     image: F32,
     relit: F32,
     albedo: F32,
-    opening: F32,
     local: F32,
-    irises: F32,
+    views: tuple[EyeView | None, ...],
     eyeballs: tuple[Eyeball | None, ...],
 ) -> None:
     """`image` (the render, h×w×3, in place) with each eye of the source shown as an
-    eyeball behind the target's lids. `opening` (h×w, 0..1) is where the posed eye
-    openings are, `local` the posed landmarks on the render's grid (the eyes' corners),
-    `irises` (2×3, right eye first) each iris's centre and radius on the grid.
+    eyeball behind the target's lids. `local` is the posed landmarks on the render's
+    grid (the eyes' corners), `views` each eye's opening and iris there (`eye_views`).
     `relit` and `albedo` are the render before any eye work and the source texture it
     looked up: their ratio is the eyes' own light, as apply_light.shade made it.
 
     The whole opening shows the eyeball: showing the target's own lid where its pixels
     showed none made the corners red and doubled a moved iris (docs/swap.md); a shut
     eye gets its lid from `close_lids`."""
-    for eye, ball, iris in zip(eyes(), eyeballs, irises, strict=True):
-        if ball is None:
+    for eye, ball, view in zip(eyes(), eyeballs, views, strict=True):
+        if ball is None or view is None:
             continue
-        box = _eye_box(local, eye, image.shape)
-        if box is None:
-            continue
-        x0, y0, x1, y1 = box
+        x0, y0, x1, y1 = view.box
         corners = local[list(eye.corners)].astype(np.float32)
-        shown = opening[y0:y1, x0:x1]
-        seen = shown > 0.5
+        seen = view.seen
         if not seen.any():
             continue  # shut
-        centre = (float(iris[0]) - x0, float(iris[1]) - y0)
-        m = eye_similarity(ball, corners - np.array([x0, y0], np.float32), centre)
+        m = eye_similarity(ball, corners - np.array([x0, y0], np.float32), view.iris[:2])
         looked = cv2.warpAffine(
             ball.image,
             m,
@@ -245,8 +243,52 @@ def paint_eyeballs(
         light = relit[y0:y1, x0:x1][seen].sum(axis=0) / np.maximum(source.sum(axis=0), 1.0)
         region = image[y0:y1, x0:x1]
         # The opening's edge a little soft, as a lid margin is.
-        edge = cv2.GaussianBlur(shown, (0, 0), 0.7)[..., None]
-        region += (looked * light - region) * edge
+        region += (looked * light - region) * view.edge
+
+
+@dataclass(frozen=True)
+class EyeView:
+    """One eye's part of the render's grid, found once for all that is done to it (the
+    opening shown, then the lids closed)."""
+
+    box: tuple[int, int, int, int]  # x0, y0, x1, y1 on the grid (`_eye_box`)
+    shown: F32  # the posed opening over the box, 0..1
+    ring: NDArray[np.bool_]  # the lids' skin round the opening (`_ring`)
+    iris: tuple[float, float, float]  # the iris's centre (in the box's pixels) and radius
+
+    @property
+    def seen(self) -> NDArray[np.bool_]:
+        return self.shown > 0.5
+
+    @cached_property
+    def radii(self) -> F32:
+        """h×w: each pixel's distance from the iris's centre, in iris radii."""
+        return _radii(self.shown.shape, self.iris[:2], self.iris[2])
+
+    @cached_property
+    def edge(self) -> F32:
+        """h×w×1: the opening with its edge a little soft, as a lid margin is."""
+        return cv2.GaussianBlur(self.shown, (0, 0), 0.7)[..., None]
+
+
+def eye_views(
+    opening: F32, local: F32, irises: F32, shape: tuple[int, ...]
+) -> tuple[EyeView | None, ...]:
+    """Each eye's `EyeView` (right eye first; None where `_eye_box` finds none), from
+    the posed openings (`opening`, h×w), landmarks (`local`) and irises (2×3) on the
+    grid (of `shape`)."""
+    views: list[EyeView | None] = []
+    for eye, iris in zip(eyes(), irises, strict=True):
+        box = _eye_box(local, eye, shape)
+        if box is None:
+            views.append(None)
+            continue
+        x0, y0, x1, y1 = box
+        shown = opening[y0:y1, x0:x1]
+        radius = float(iris[2])
+        centre = (float(iris[0]) - x0, float(iris[1]) - y0, radius)
+        views.append(EyeView(box, shown, _ring(shown, radius), centre))
+    return tuple(views)
 
 
 def _eye_box(local: F32, eye: Eye, shape: tuple[int, ...]) -> tuple[int, int, int, int] | None:
@@ -279,7 +321,11 @@ LASH_DARKEN = 0.55  # the closed lids' lash line, against the lid skin
 
 
 def close_lids(
-    image: F32, own: F32, opening: F32, local: F32, irises: F32, gaps: tuple[float, float]
+    image: F32,
+    own: F32,
+    local: F32,
+    views: tuple[EyeView | None, ...],
+    gaps: tuple[float, float],
 ) -> list[float]:
     """`image` (the render, in place) with each eye's opening covered by its own lid
     skin as far as the target's eye is shut; returns how far (0..1, right eye first).
@@ -289,18 +335,17 @@ def close_lids(
     as open, to a viewer and to a landmarker. So where the target's eye is shut, the
     opening shows the target's own shut lid (`_lid_skin`) with a lash line where the
     lids meet. `gaps`: the target's lid gaps over eye width (the lids on the grid, in
-    `local`, may have been moved: engine/swap/lids.py)."""
+    `local`, may have been moved: engine/swap/lids.py); `views`: the eyes on the grid
+    (`eye_views`)."""
     amounts = []
-    for eye, iris, gap, (lower, upper) in zip(eyes(), irises, gaps, LIDS, strict=True):
-        box = _eye_box(local, eye, image.shape)
-        if box is None:
+    for view, gap, (lower, upper) in zip(views, gaps, LIDS, strict=True):
+        if view is None:
             amounts.append(0.0)
             continue
-        x0, y0, x1, y1 = box
-        shown = opening[y0:y1, x0:x1]
-        ring = _ring(shown, float(iris[2]))
-        centre = (float(iris[0]) - x0, float(iris[1]) - y0)
-        visible = visible_eyeball(own[y0:y1, x0:x1], shown, ring, centre, float(iris[2]))
+        x0, y0, x1, y1 = view.box
+        shown, ring = view.shown, view.ring
+        centre, radius = view.iris[:2], view.iris[2]
+        visible = visible_eyeball(own[y0:y1, x0:x1], shown, ring, centre, radius, view.radii)
         hidden = 1.0 - float(visible.sum()) / max(float(shown.sum()), 1.0)
         p = local[:, :2]
         amount = min(_between(hidden, *SHUT_PIXELS), _between(gap, *SHUT_GAP))
@@ -324,8 +369,7 @@ def close_lids(
         )
         dark = cv2.GaussianBlur(lash.astype(np.float32) / 255.0, (0, 0), 0.6)
         lid *= (1.0 - (1.0 - LASH_DARKEN) * dark)[..., None]
-        cover = cv2.GaussianBlur(shown, (0, 0), 0.7)[..., None] * amount
-        region += (lid - region) * cover
+        region += (lid - region) * (view.edge * amount)
     return amounts
 
 
@@ -352,56 +396,48 @@ def show_eyes(
     eyeballs: tuple[Eyeball | None, ...],
     iris: F32 | None,
     gaps: tuple[float, float],
+    steps: StepTimer = NO_STEPS,
 ) -> None:
     """What shows between the lids, by `mode` (engine/core/settings.py), then a lid
     over each eye as far as the target's is shut (`close_lids`; `gaps`: the target's).
     `eyeballs` and `iris` (its colour, `iris_colour`) are the source's."""
-    if mode == "yours":
-        show_own_eyes(scene, iris)
-    elif mode == "photo_following":
-        paint_eyeballs(
-            scene.image,
-            scene.relit,
-            scene.albedo,
-            scene.opening,
-            scene.local,
-            scene.irises,
-            eyeballs,
-        )
-    close_lids(scene.image, scene.own, scene.opening, scene.local, scene.irises, gaps)
+    with steps.step("open"):
+        views = eye_views(scene.opening, scene.local, scene.irises, scene.image.shape)
+        if mode == "yours":
+            show_own_eyes(scene, views, iris)
+        elif mode == "photo_following":
+            paint_eyeballs(scene.image, scene.relit, scene.albedo, scene.local, views, eyeballs)
+    with steps.step("lids"):
+        close_lids(scene.image, scene.own, scene.local, views, gaps)
 
 
-def show_own_eyes(scene: EyeScene, colour: F32 | None) -> None:
+def show_own_eyes(scene: EyeScene, views: tuple[EyeView | None, ...], colour: F32 | None) -> None:
     """Each eye's opening showing the target's own eyeball (`scene.own`, through the
     mesh: it fits the opening exactly, as the lids are the target's in this mode) in
     the source's iris colour: the gaze and the blinks are the user's by construction.
     It takes half the lid skin's change in colour: an eye shares the light, not the
-    skin's pigment (apply_light.eye_gain)."""
-    for eye, iris in zip(eyes(), scene.irises, strict=True):
-        box = _eye_box(scene.local, eye, scene.image.shape)
-        if box is None:
+    skin's pigment (apply_light.eye_gain). `views`: the eyes on the grid (`eye_views`)."""
+    for view in views:
+        if view is None:
             continue
-        x0, y0, x1, y1 = box
-        shown = scene.opening[y0:y1, x0:x1]
-        seen = shown > 0.5
+        x0, y0, x1, y1 = view.box
+        seen = view.seen
         if not seen.any():
             continue
         mine = scene.own[y0:y1, x0:x1]
-        ring = _ring(shown, float(iris[2]))
+        ring = view.ring
         region = scene.image[y0:y1, x0:x1]
         gain = np.ones(3)
         if ring.sum() >= 5:
-            ratio = np.median(region[ring], axis=0) / np.maximum(np.median(mine[ring], axis=0), 1.0)
+            ratio = channel_median(region[ring]) / np.maximum(channel_median(mine[ring]), 1.0)
             gain = np.clip(ratio, 0.25, 4.0) ** EYE_PIGMENT
         eyeball = mine * gain.astype(np.float32)
         if colour is not None:
             lit = scene.relit[y0:y1, x0:x1][seen].sum(axis=0) / np.maximum(
                 scene.albedo[y0:y1, x0:x1][seen].sum(axis=0), 1.0
             )
-            centre = (float(iris[0]) - x0, float(iris[1]) - y0, float(iris[2]))
-            _recolour_iris(eyeball, seen, centre, (colour * lit).astype(np.float32))
-        cover = cv2.GaussianBlur(shown, (0, 0), 0.7)[..., None]
-        region += (eyeball - region) * cover
+            _recolour_iris(eyeball, seen, view.iris, (colour * lit).astype(np.float32), view.radii)
+        region += (eyeball - region) * view.edge
 
 
 def _corner_similarity(
@@ -439,24 +475,47 @@ CATCHLIGHT = (20.0, 30.0)  # L* above the iris's median: a reflection, kept as i
 
 
 def _recolour_iris(
-    eyeball: F32, seen: NDArray[np.bool_], iris: tuple[float, float, float], colour: F32
+    eyeball: F32,
+    seen: NDArray[np.bool_],
+    iris: tuple[float, float, float],
+    colour: F32,
+    radii: F32 | None = None,
 ) -> None:
     """The target's iris in `eyeball` (in place) moved, in Lab, to `colour` (BGR, in
     the render's light); its catchlights keep their own colour (shifted, a white
-    reflection turned yellow or blue)."""
-    t = _radii(eyeball.shape[:2], (iris[0], iris[1]), iris[2])
+    reflection turned yellow or blue). `radii`: `_radii` for the iris, when known."""
+    t = _radii(eyeball.shape[:2], (iris[0], iris[1]), iris[2]) if radii is None else radii
     mine = seen & (t > IRIS_BAND[0]) & (t < IRIS_BAND[1])
     if mine.sum() < 5:
         return
-    ours = np.median(eyeball[mine], axis=0).astype(np.float32)
+    ours = channel_median(eyeball[mine]).astype(np.float32)
     pair = np.clip(np.stack([colour, ours])[None], 0, 255) / 255.0
     lab_pair = cv2.cvtColor(pair.astype(np.float32), cv2.COLOR_BGR2Lab)[0]
     shift = lab_pair[0] - lab_pair[1]
-    lab = cv2.cvtColor(np.clip(eyeball, 0, 255) / 255.0, cv2.COLOR_BGR2Lab)
+    # Clipped as a round trip through Lab would leave it, but converted only over the
+    # iris's circle: nothing moves beyond 1.05 radii, and the whole eye's box three
+    # times over cost more than the rest of the recolouring.
+    np.clip(eyeball, 0, 255, out=eyeball)
+    y0, y1, x0, x1 = _circle_box((iris[0], iris[1]), 1.05 * iris[2], eyeball.shape)
+    inner = eyeball[y0:y1, x0:x1]
+    lab = cv2.cvtColor(inner / 255.0, cv2.COLOR_BGR2Lab)
     glint = _ramp(lab[..., 0] - lab_pair[1][0], *CATCHLIGHT)
-    weight = (np.clip((1.05 - t) / 0.2, 0.0, 1.0) * (1.0 - glint))[..., None]
+    weight = (np.clip((1.05 - t[y0:y1, x0:x1]) / 0.2, 0.0, 1.0) * (1.0 - glint))[..., None]
     lab += shift * weight
-    eyeball[:] = cv2.cvtColor(lab, cv2.COLOR_Lab2BGR) * 255.0
+    inner[:] = cv2.cvtColor(lab, cv2.COLOR_Lab2BGR) * 255.0
+
+
+def _circle_box(
+    centre: tuple[float, float], radius: float, shape: tuple[int, ...]
+) -> tuple[int, int, int, int]:
+    """(y0, y1, x0, x1): the pixels of an image of `shape` within `radius` of `centre`
+    (x, y), and a pixel's margin, clipped to the image."""
+    height, width = shape[:2]
+    x0 = min(max(int(np.floor(centre[0] - radius)) - 1, 0), width)
+    y0 = min(max(int(np.floor(centre[1] - radius)) - 1, 0), height)
+    x1 = min(max(int(np.ceil(centre[0] + radius)) + 2, x0), width)
+    y1 = min(max(int(np.ceil(centre[1] + radius)) + 2, y0), height)
+    return y0, y1, x0, x1
 
 
 def _lid_skin(region: F32, mine: F32, shown: F32, ring: NDArray[np.bool_]) -> F32:
@@ -466,7 +525,7 @@ def _lid_skin(region: F32, mine: F32, shown: F32, ring: NDArray[np.bool_]) -> F3
     the opening, channel by channel. With under 5 px of that skin to compare, the
     opening is inpainted from the render around it instead."""
     if ring.sum() >= 5:
-        gain = np.median(region[ring], axis=0) / np.maximum(np.median(mine[ring], axis=0), 1.0)
+        gain = channel_median(region[ring]) / np.maximum(channel_median(mine[ring]), 1.0)
         return (mine * gain).astype(np.float32)
     hole = cv2.dilate((shown > 0.05).astype(np.uint8), np.ones((3, 3), np.uint8))
     crop = np.clip(region, 0, 255).astype(np.uint8)
@@ -504,19 +563,21 @@ def visible_eyeball(
     ring: NDArray[np.bool_],
     iris: tuple[float, float],
     radius: float,
+    radii: F32 | None = None,
 ) -> F32:
     """0..1 per pixel of an eye's `opening`: how surely the target shows its eyeball
     there rather than a lid. Neither mesh closes its lids fully on a blink (the iris
     model read a shut eye as 0.22 of its width open, against 0.36 open), but the
     target's pixels between them do: a closed lid has its skin's lightness, while an
     open eye shows sclera (lighter than the lids) or its iris (darker, inside the iris's
-    circle; a lash line is dark too, but thin, and opened away)."""
+    circle; a lash line is dark too, but thin, and opened away). `radii`: `_radii`
+    for the iris, when known."""
     if ring.sum() < 5:
         return opening
     lightness = _lab_l(cv2.GaussianBlur(own, (0, 0), 0.7))
     lid = float(np.median(lightness[ring]))
     sclera = _ramp(lightness - lid, *SCLERA_LIFT)
-    t = _radii(opening.shape, iris, radius)
+    t = _radii(opening.shape, iris, radius) if radii is None else radii
     iris_like = _ramp(lid - lightness, *IRIS_DROP) * (t < 1.1)
     iris_like = cv2.morphologyEx(iris_like, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     eyeball = np.maximum(sclera, iris_like)

@@ -19,7 +19,7 @@ from engine.core.profile import NO_STEPS, StepTimer
 from engine.core.resample import block_factor, shrink, snap_span
 from engine.core.settings import SwapSettings
 from engine.core.types import F32, Frame
-from engine.face.fit import FaceFitter, vertex_normals
+from engine.face.fit import FaceFitter
 from engine.face.mesh import topology
 from engine.face.records import Face, FacePatch
 from engine.render.composite import SPLIT_LOW, box
@@ -29,6 +29,7 @@ from engine.swap import facial_hair, shading
 from engine.swap.apply_light import shade
 from engine.swap.broad_light import add_broad_difference, masked_difference
 from engine.swap.eyes import EyeScene, eyes, show_eyes
+from engine.swap.facing import facing
 from engine.swap.identity import SourceIdentity
 from engine.swap.lids import lid_gaps, open_lids
 from engine.swap.shape import shape_transfer
@@ -129,13 +130,14 @@ class FaceRenderer:
                 return None
         texture_size = identity.albedo.shape[0]
         with steps.step("texture"):
+            uv = _uv_maps(per_pixel)
             texture = (
                 identity.render_texture
                 if swap.keep_mouth_interior
                 else identity.render_texture_with_mouth
             )
-            source = _lookup(texture, per_pixel, texture_size)
-            weights = _lookup(_weights(), per_pixel, texture_size)
+            source = _lookup(texture, uv, texture_size)
+            weights = _lookup(_weights(), uv, texture_size)
             # The target itself on the working grid, each pixel taken from where its mesh
             # point sits in the frame (sampled from the frame shrunk to the grid: from the
             # full frame a large face would alias).
@@ -151,15 +153,16 @@ class FaceRenderer:
                 swap,
                 color_match,
                 grid,
-                per_pixel,
+                uv,
                 source,
                 weights,
                 coverage,
                 own,
+                steps,
             )
         with steps.step("hair"):
             # The target's beard or stubble stays (engine/swap/facial_hair.py).
-            where = _lookup(facial_hair.regions(), per_pixel, texture_size)
+            where = _lookup(facial_hair.regions(), uv, texture_size)
             hair = facial_hair.facial_hair(
                 own,
                 where[..., 0] * coverage,
@@ -184,7 +187,7 @@ class FaceRenderer:
                     local,
                     irises,
                 )
-                show_eyes(swap.eyes, scene, identity.eyeballs, identity.iris_colour, seen)
+                show_eyes(swap.eyes, scene, identity.eyeballs, identity.iris_colour, seen, steps)
         work_iod = grid.work_iod
         with steps.step("detail"):
             if blur_sigma is None or on_detail is not None:
@@ -221,30 +224,34 @@ class FaceRenderer:
         swap: SwapSettings,
         color_match: bool,
         grid: _Grid,
-        per_pixel: F32,
+        uv: tuple[F32, F32],
         source: F32,
         weights: F32,
         coverage: np.ndarray,
         own: F32,
+        steps: StepTimer = NO_STEPS,
     ) -> tuple[F32, F32, F32, F32]:
         """(relit, image, mask, features): the source's texture in the target's light
         (`relit`), then in its skin tone and, as much as `swap.likeness` leaves to the
         target, its broad light (`image`)."""
         texture_size = identity.albedo.shape[0]
-        gain = (
-            _lookup(self._light_field(frame, face, identity), per_pixel, texture_size)
-            if color_match
-            else _NO_GAIN
-        )
-        relit, mask, features = shade(source, gain, weights, coverage, color_match)
+        gain = _NO_GAIN
+        if color_match:
+            field = self._light_field(frame, face, identity, steps)
+            with steps.step("gain"):
+                gain = _lookup(field, uv, texture_size)
+        with steps.step("shade"):
+            relit, mask, features = shade(source, gain, weights, coverage, color_match)
         image = relit
         if color_match:  # off, the source's texture shows as it is
-            plain = coverage & (features < 0.05) & (source[..., 3] > 0.5)
-            image = shading.match_tone(image, own, plain, weights[..., 0])
+            with steps.step("tone"):
+                plain = coverage & (features < 0.05) & (source[..., 3] > 0.5)
+                image = shading.match_tone(image, own, plain, weights[..., 0])
             if swap.likeness < 1.0:
-                image = _target_broad_light(
-                    image, own, coverage, features, grid.work_iod, 1.0 - swap.likeness
-                )
+                with steps.step("broad"):
+                    image = _target_broad_light(
+                        image, own, coverage, features, grid.work_iod, 1.0 - swap.likeness
+                    )
         return relit, image, mask, features
 
     def _rasterize(
@@ -262,15 +269,19 @@ class FaceRenderer:
         attrs = np.hstack([self.uv * identity.albedo.shape[0], face.landmarks[:, :2]])
         return rasterize_attributes(local, posed[:, 2], triangles, attrs, shape)
 
-    def _light_field(self, frame: Frame, face: Face, identity: SourceIdentity) -> F32:
+    def _light_field(
+        self, frame: Frame, face: Face, identity: SourceIdentity, steps: StepTimer = NO_STEPS
+    ) -> F32:
         """The BGR gain (S×S×3 over the texture square) taking the source's de-lit skin
         to the target's light and skin colour: the target's smooth skin field over the
         source's skin colour. (The eyes get their own, per pixel: `shade`.)"""
         assert face.landmarks is not None
-        facing = np.clip(-vertex_normals(face.landmarks, self.triangles)[:, 2], 0.0, 1.0)
-        low, weight = shading.unwrap_lowres(frame, face.landmarks, facing)
-        target_field = shading.smooth_field(low, shading.skin_weight(weight))
-        return shading.light_ratio(target_field, identity.skin_colour)
+        with steps.step("unwrap"):
+            points = np.ascontiguousarray(face.landmarks, dtype=np.float32)
+            low, weight = shading.unwrap_lowres(frame, points, facing(points, self.triangles))
+        with steps.step("field"):
+            target_field = shading.smooth_field(low, shading.skin_weight(weight))
+            return shading.light_ratio(target_field, identity.skin_colour)
 
 
 # How much of the measured detail gap the render is softened by (DEV+WIDE |sharpness
@@ -362,11 +373,20 @@ def _weights() -> F32:
     return np.dstack([masks.eyes, masks.features]).astype(np.float32)
 
 
-def _lookup(texture: F32, per_pixel: F32, texture_size: int) -> F32:
-    """A texture-space map of another resolution looked up at the render's (u, v). (Each
-    map is scaled on its own: `_axes_to_grid` says why.)"""
+def _uv_maps(per_pixel: F32) -> tuple[F32, F32]:
+    """The render's texture coordinates (u, v) as two contiguous maps, split out of
+    `per_pixel` once for all the lookups."""
+    return np.ascontiguousarray(per_pixel[..., 0]), np.ascontiguousarray(per_pixel[..., 1])
+
+
+def _lookup(texture: F32, uv: tuple[F32, F32], texture_size: int) -> F32:
+    """A texture-space map, of the texture's size or another, looked up at the render's
+    (u, v) (`_uv_maps`). (Each map is scaled on its own: `_axes_to_grid` says why; at
+    the texture's own size they are used as they are, the same bits as times 1.)"""
+    if texture.shape[0] == texture_size:
+        return _remap(texture, *uv)
     k = np.float32(texture.shape[0] / texture_size)
-    return _remap(texture, per_pixel[..., 0] * k, per_pixel[..., 1] * k)
+    return _remap(texture, uv[0] * k, uv[1] * k)
 
 
 def _eye_shift(face: Face, posed: F32) -> F32:
@@ -395,9 +415,10 @@ def _target_broad_light(
     docs/swap.md."""
     weight = coverage.astype(np.float32)
     size = SPLIT_LOW * iod
-    # Their low band less ours, in one pass: the box is linear.
+    # Their low band less ours, in one pass: the box is linear (and the weight's sum,
+    # the normalisation, rides along as a fourth channel).
     apart = box(masked_difference(own, image, weight), size)
-    return add_broad_difference(image, apart, box(weight, size), features, weight, amount)
+    return add_broad_difference(image, apart, features, weight, amount)
 
 
 def _keep_mask(local: F32, contours: list[np.ndarray], shape: tuple[int, ...]) -> F32 | None:

@@ -17,7 +17,7 @@ import pytest
 import pyvirtualcam
 from pyvirtualcam.camera import BACKENDS
 
-from app.gui.layout_state import GuiState
+from app.gui.layout_state import DesktopState, GuiState
 from app.gui.main_window import MainWindow
 from app.gui.qt_compat import guard_none_refcount
 from engine.sources import DemoSource
@@ -54,7 +54,7 @@ def make_window(qtbot) -> Iterator[WindowFactory]:  # type: ignore[no-untyped-de
     ) -> MainWindow:
         kwargs.setdefault("show_notice", False)
         window = MainWindow(
-            state or GuiState(notice_accepted=True),
+            state or GuiState(desktop=DesktopState(notice_accepted=True)),
             source=source if source is not None else DemoSource(size=SMALL),
             **kwargs,  # type: ignore[arg-type]
         )

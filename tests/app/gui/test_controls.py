@@ -6,7 +6,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QCheckBox, QComboBox, QSlider, QSpinBox
 
 from app.gui import layout_state
-from app.gui.layout_state import GuiState
+from app.gui.layout_state import DesktopState, GuiState
 from engine.core.paths import DEMO_PORTRAIT
 from engine.core.settings import EngineSettings
 from engine.core.settings_paths import get_path
@@ -139,7 +139,7 @@ def test_a_camera_that_cannot_open_says_what_to_do(qtbot, make_window, wait_read
 
 
 def test_settings_round_trip_through_a_restart(qtbot, make_window, wait_ready) -> None:
-    first = make_window(state=GuiState(notice_accepted=True))
+    first = make_window(state=GuiState(desktop=DesktopState(notice_accepted=True)))
     wait_ready(first)
     tiles = first.gallery_panel.tiles()
     qtbot.mouseClick(tiles[1], Qt.MouseButton.LeftButton)

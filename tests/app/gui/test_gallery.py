@@ -12,7 +12,7 @@ import pytest
 from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent
 
-from app.gui.layout_state import GuiState
+from app.gui.layout_state import DesktopState, GuiState
 from engine.core.paths import DEFAULT_SOURCE_FACE, DEMO_PORTRAIT
 from engine.sources import ImageSource
 from tests.conftest import TESTDATA_DIR
@@ -84,7 +84,7 @@ def test_a_face_that_fails_says_why(qtbot, make_window, wait_ready, tmp_path: Pa
     broken.write_bytes(b"this is not a jpeg")
     blank = tmp_path / "blank.png"
     cv2.imwrite(str(blank), np.full((200, 200, 3), 128, np.uint8))
-    window = make_window(state=GuiState(notice_accepted=True, gallery=()))
+    window = make_window(state=GuiState(desktop=DesktopState(notice_accepted=True), gallery=()))
     ids = window.gallery.add_files([broken, blank])
     wait_ready(window)
     tiles = {t.entry_id: t for t in window.gallery_panel.tiles()}

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from app.gui.layout_state import GuiState
+from app.gui.layout_state import DesktopState, GuiState
 from engine.core.paths import DEMO_PORTRAIT
 from engine.sources.choice import InputChoice
 from tests.app.gui.conftest import SMALL
@@ -35,7 +35,7 @@ def gui_joins(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
 def test_the_gui_thread_never_joins_a_worker_in_a_live_session(
     qtbot, make_window, wait_ready, gui_joins
 ) -> None:
-    window = make_window(state=GuiState(notice_accepted=True, stream_port=0))
+    window = make_window(state=GuiState(desktop=DesktopState(notice_accepted=True), stream_port=0))
     wait_ready(window)
     core = window.core
     first = core.session.source

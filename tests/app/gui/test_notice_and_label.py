@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from app.gui.layout_state import GuiState
+from app.gui.layout_state import DesktopState, GuiState
 from engine.outputs.label import draw_label
 
 
@@ -25,12 +25,14 @@ def test_first_launch_shows_the_notice_without_blocking(qtbot, make_window, wait
     window.commands.notice.label_box.setChecked(False)
     window.commands.notice.ok_button.click()
     assert not window.commands.notice.isVisible()
-    assert window.keeper.current_state().notice_accepted
+    assert window.keeper.current_state().desktop.notice_accepted
     assert not window.core.engine.settings.output.synthetic_label
 
 
 def test_accepted_notice_is_not_shown_again(qtbot, make_window) -> None:
-    window = make_window(state=GuiState(notice_accepted=True), show_notice=True)
+    window = make_window(
+        state=GuiState(desktop=DesktopState(notice_accepted=True)), show_notice=True
+    )
     qtbot.wait(50)
     assert window.commands.notice is None
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 
-from app.gui.layout_state import GuiState
+from app.gui.layout_state import DesktopState, GuiState
 
 
 def _says(window, name: str, text: str) -> bool:  # type: ignore[no-untyped-def]
@@ -25,7 +25,9 @@ def test_each_indicator_toggles_its_output_and_shows_its_state(
     tmp_path: Path,
 ) -> None:  # type: ignore[no-untyped-def]
     window = make_window(
-        state=GuiState(notice_accepted=True, stream_port=0, record_dir=str(tmp_path))
+        state=GuiState(
+            desktop=DesktopState(notice_accepted=True), stream_port=0, record_dir=str(tmp_path)
+        )
     )
     wait_ready(window)
     bar = window.ui.on_air
@@ -84,7 +86,7 @@ def test_the_keys_named_on_the_indicators_switch_them(
     wait_ready,
     fake_camera,
 ) -> None:  # type: ignore[no-untyped-def]
-    window = make_window(state=GuiState(notice_accepted=True, stream_port=0))
+    window = make_window(state=GuiState(desktop=DesktopState(notice_accepted=True), stream_port=0))
     wait_ready(window)
     window.activateWindow()
     qtbot.keyClick(window.preview, Qt.Key.Key_L)

@@ -12,12 +12,14 @@ import pyvirtualcam
 import pyvirtualcam.camera
 
 from app.gui import layout_state
-from app.gui.layout_state import GuiState
+from app.gui.layout_state import DesktopState, GuiState
 from engine.persist import settings_store
 
 
 def test_record_toggle_writes_a_video(qtbot, make_window, wait_ready, tmp_path: Path) -> None:
-    window = make_window(state=GuiState(notice_accepted=True, record_dir=str(tmp_path)))
+    window = make_window(
+        state=GuiState(desktop=DesktopState(notice_accepted=True), record_dir=str(tmp_path))
+    )
     wait_ready(window)
     button = window.outputs_panel.buttons["record"]
     button.click()
@@ -40,7 +42,7 @@ def test_record_toggle_writes_a_video(qtbot, make_window, wait_ready, tmp_path: 
 
 
 def test_stream_toggle_serves_the_output(qtbot, make_window, wait_ready) -> None:
-    window = make_window(state=GuiState(notice_accepted=True, stream_port=0))
+    window = make_window(state=GuiState(desktop=DesktopState(notice_accepted=True), stream_port=0))
     wait_ready(window)
     window.commands.toggle_stream()
     qtbot.waitUntil(lambda: window.outputs.is_on("stream"), timeout=10000)
@@ -94,7 +96,9 @@ def test_the_virtual_camera_device_chosen_is_opened(
 
 
 def test_the_lan_stream_needs_its_token(qtbot, make_window, wait_ready) -> None:
-    window = make_window(state=GuiState(notice_accepted=True, stream_port=0, stream_lan=True))
+    window = make_window(
+        state=GuiState(desktop=DesktopState(notice_accepted=True), stream_port=0, stream_lan=True)
+    )
     wait_ready(window)
     token = window.outputs.stream_token
     assert window.outputs_panel.lan.isChecked() and window.outputs_panel.token.text() == token
@@ -119,7 +123,9 @@ def test_the_lan_stream_needs_its_token(qtbot, make_window, wait_ready) -> None:
 def test_side_by_side_recording_from_the_window(
     qtbot, make_window, wait_ready, tmp_path: Path
 ) -> None:  # type: ignore[no-untyped-def]
-    window = make_window(state=GuiState(notice_accepted=True, record_dir=str(tmp_path)))
+    window = make_window(
+        state=GuiState(desktop=DesktopState(notice_accepted=True), record_dir=str(tmp_path))
+    )
     wait_ready(window)
     window.outputs_panel.side_by_side.setChecked(True)
     window.commands.toggle_recording()
@@ -143,7 +149,7 @@ def test_side_by_side_recording_from_the_window(
 
 
 def test_outputs_that_were_on_come_back_on(qtbot, make_window, wait_ready, fake_camera) -> None:  # type: ignore[no-untyped-def]
-    first = make_window(state=GuiState(notice_accepted=True, stream_port=0))
+    first = make_window(state=GuiState(desktop=DesktopState(notice_accepted=True), stream_port=0))
     wait_ready(first)
     first.commands.toggle_stream()
     first.commands.toggle_virtual_camera()

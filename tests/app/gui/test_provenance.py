@@ -9,7 +9,7 @@ from pathlib import Path
 import cv2
 
 from app import activity
-from app.gui.layout_state import GuiState
+from app.gui.layout_state import DesktopState, GuiState
 from app.gui.widgets.provenance import ActivityLogDialog, WatermarkCheckDialog
 from engine.core.imageio import read_image
 from engine.core.paths import SAMPLE_FACES_DIR
@@ -61,7 +61,9 @@ def test_the_activity_log_dialog_shows_and_clears_the_entries(qtbot, tmp_path: P
 def test_the_help_menu_offers_both_and_a_recording_is_logged(
     qtbot, make_window, wait_ready, tmp_path: Path
 ) -> None:  # type: ignore[no-untyped-def]
-    window = make_window(state=GuiState(notice_accepted=True, record_dir=str(tmp_path)))
+    window = make_window(
+        state=GuiState(desktop=DesktopState(notice_accepted=True), record_dir=str(tmp_path))
+    )
     wait_ready(window)
     help_menu = next(a.menu() for a in window.menuBar().actions() if "Help" in a.text())
     texts = [a.text() for a in help_menu.actions()]

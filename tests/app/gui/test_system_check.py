@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from app.gui.layout_state import GuiState
+from app.gui.layout_state import DesktopState, GuiState
 from app.gui.widgets.doctor_dialog import DoctorDialog
 from app.logs import Diagnostics
 from engine.core.settings import EngineSettings, ModelSettings
@@ -27,7 +27,7 @@ def test_cuda_asked_for_on_the_cpu_shows_a_message_with_the_fix(
     qtbot, make_window, wait_ready
 ) -> None:
     engine = dataclasses.replace(EngineSettings(), models=ModelSettings(provider="cuda"))
-    window = make_window(GuiState(engine=engine, notice_accepted=True))
+    window = make_window(GuiState(engine=engine, desktop=DesktopState(notice_accepted=True)))
     wait_ready(window)
     if not all(p.startswith("CPU") for p in window.core.providers()):
         pytest.skip("CUDA really runs here")

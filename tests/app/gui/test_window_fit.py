@@ -14,7 +14,7 @@ import cv2
 import pytest
 from PySide6.QtWidgets import QMainWindow
 
-from app.gui.layout_state import GuiState, LayoutState
+from app.gui.layout_state import DesktopState, GuiState, LayoutState
 from engine.persist import settings_store
 from tests.app.cli.test_cli import fusecam_command
 from tests.conftest import REPO_ROOT
@@ -59,6 +59,8 @@ def test_a_saved_geometry_from_a_larger_screen_comes_back_on_screen(
     big.setGeometry(1500, 300, 1700, 1000)  # the right half of a 3200×1400 desktop
     saved = bytes(big.saveGeometry().toBase64().data()).decode()
     monkeypatch.setenv("FUSECAM_CONFIG_DIR", str(tmp_path / "config"))
-    settings_store.save(GuiState(notice_accepted=True, layout=LayoutState(geometry=saved)))
+    settings_store.save(
+        GuiState(desktop=DesktopState(notice_accepted=True), layout=LayoutState(geometry=saved))
+    )
     (w, h, x, y, area_w, area_h), _ = start_on_screen(tmp_path, 1024, 640)
     assert x >= 0 and x + w <= area_w and y >= 0 and y + h <= area_h

@@ -44,7 +44,7 @@ def second_face_enters(frames: int, enters: int) -> list[Frame]:
 class Pipeline:
     def __init__(self, analyzer: FaceAnalyzer) -> None:
         finder = FaceFinder()
-        self.tracker = finder.tracker
+        self.finder = finder
         models = FaceModels.ready(analyzer)
         self.detect = DetectStage(models, finder)
         self.stages = [self.detect, LandmarkStage(models, finder), FitStage(FaceFitter())]
@@ -79,7 +79,7 @@ def test_live_refresh_runs_in_the_background_and_joins_a_later_frame(
     counts = [len(p.faces) for p in packets]
     assert counts == [1] * (REFRESH_EVERY + 1) + [2] * 3
     assert all(p.faces[0].track_id == 0 for p in packets)
-    assert pipeline.tracker.detections_run == 2
+    assert pipeline.finder.detections_run == 2
     background = pipeline.detect.finder._background
     assert background is not None and not background.alive  # close() joined its thread
 
@@ -111,4 +111,4 @@ def test_a_refresh_that_finishes_after_the_tracks_changed_is_dropped(
     # refresh's two faces (from an older frame) were not added.
     assert after.detector_ran
     assert len(after.faces) == 1
-    assert pipeline.tracker.detections_run == 2  # frame 0 and this one
+    assert pipeline.finder.detections_run == 2  # frame 0 and this one

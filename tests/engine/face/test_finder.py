@@ -21,6 +21,7 @@ from engine.core.settings import EngineSettings
 from engine.core.types import Frame
 from engine.face.analyzer import FaceAnalyzer
 from engine.face.finder import FaceFinder
+from engine.face.roi import roi_from_detection, roi_from_landmarks
 from engine.stages.detect import DetectStage
 from engine.stages.face_models import FaceModels
 from engine.stages.landmarks import LandmarkStage
@@ -92,3 +93,33 @@ def test_same_frames_give_the_packets_the_old_stages_gave(
     # The clip detects on its first frame and at the refresh; the cut also searches again
     # at the black frame (landmarker), the frame after it (no track) and at the jump.
     assert ran == ([0, 30] if variant == "clip" else [0, 20, 21, 40])
+
+
+@pytest.mark.testdata
+def test_the_finder_says_where_to_mesh_and_takes_the_mesh_back(
+    testdata_dir: Path, read_frames: Callable[[Path], list[Frame]]
+) -> None:
+    frames = read_frames(testdata_dir / OBAMA_VIDEO)[:2]
+    analyzer, finder, settings = FaceAnalyzer.bundled(), FaceFinder(), EngineSettings()
+    assert finder.find(analyzer, frames[0], settings, live=False) is None  # nothing tracked
+    (face,) = finder.faces(detected=True)
+    crop = finder.crop(face)
+    # A new track is meshed around the box that found it, twice (engine/stages/landmarks.py).
+    assert crop is not None and crop.first and face.detection is not None
+    assert crop.roi == roi_from_detection(face.detection)
+    mesh = analyzer.mesh.run(
+        frames[0], roi_from_landmarks(analyzer.mesh.run(frames[0], crop.roi).landmarks)
+    )
+    finder.follow(face, mesh.landmarks, mesh.presence, 0.0, settings)
+    # Followed: the next frame only tracks, and looks where the mesh was.
+    assert finder.find(analyzer, frames[1], settings, live=False) == "tracking"
+    (tracked,) = finder.faces(detected=False)
+    after = finder.crop(tracked)
+    assert after is not None and not after.first
+    assert after.roi == roi_from_landmarks(mesh.landmarks)  # no motion yet to move it on
+    finder.lose(tracked)
+    # Lost: its track is gone, nothing searched this frame, so the finder may search again.
+    assert finder.crop(tracked) is None and finder.tracks == ()
+    assert finder.lost_all([], detector_ran=False)
+    assert [f.track_id for f in finder.search_again(analyzer, frames[1], settings)] == [1]
+    finder.stop()

@@ -18,7 +18,6 @@ from engine.face.finder import FaceFinder
 from engine.face.fit import FaceFitter
 from engine.face.one_euro import OneEuroFilter
 from engine.face.roi import roi_from_landmarks
-from engine.face.tracker import FaceTracker
 from engine.stages.base import Stage
 from engine.stages.detect import DetectStage
 from engine.stages.face_models import FaceModels
@@ -35,14 +34,14 @@ def analyzer() -> FaceAnalyzer:
     return FaceAnalyzer.bundled()
 
 
-def face_stages(analyzer: FaceAnalyzer) -> tuple[FaceTracker, list[Stage]]:
+def face_stages(analyzer: FaceAnalyzer) -> tuple[FaceFinder, list[Stage]]:
     finder, models = FaceFinder(), FaceModels.ready(analyzer)
     stages: list[Stage] = [
         DetectStage(models, finder),
         LandmarkStage(models, finder),
         FitStage(FaceFitter()),
     ]
-    return finder.tracker, stages
+    return finder, stages
 
 
 def run_stages(
@@ -124,7 +123,7 @@ def test_obama_video_is_tracked_in_every_frame_with_few_detector_calls(
 ) -> None:
     frames = read_frames(testdata_dir / OBAMA_VIDEO)
     assert len(frames) > 200
-    tracker, stages = face_stages(analyzer)
+    finder, stages = face_stages(analyzer)
     packets = run_stages(stages, frames, EngineSettings())
     with_face = sum(1 for p in packets if p.faces)
     detector_calls = sum(1 for p in packets if p.detector_ran)
@@ -136,7 +135,7 @@ def test_obama_video_is_tracked_in_every_frame_with_few_detector_calls(
     assert with_face == len(frames)
     assert all(len(p.faces) == 1 for p in packets)
     assert all(p.faces[0].landmarks is not None and p.faces[0].fit is not None for p in packets)
-    assert detector_calls == tracker.detections_run
+    assert detector_calls == finder.detections_run
     assert detector_calls <= len(frames) / 10
     assert track_ids == {0}  # never lost, never restarted
 
@@ -176,16 +175,14 @@ def test_a_moving_face_keeps_its_track_and_fresh_boxes(analyzer: FaceAnalyzer) -
     assert reference.detection is not None
     face_width = reference.detection.width
     settings = dataclasses.replace(EngineSettings(), detection=DetectionSettings(redetect_every=10))
-    tracker, stages = face_stages(analyzer)
+    finder, stages = face_stages(analyzer)
     crop_x: list[float] = []  # where the tracker's crop (from the raw mesh) was centred
-    packets = run_stages(
-        stages, frames, settings, lambda _: crop_x.append(tracker.tracks[0].roi.cx)
-    )
+    packets = run_stages(stages, frames, settings, lambda _: crop_x.append(finder.tracks[0].roi.cx))
     assert all(len(p.faces) == 1 for p in packets)
     assert {p.faces[0].track_id for p in packets} == {0}
     ran = [i for i, p in enumerate(packets) if p.detector_ran]
     assert ran == list(range(0, 45, 10))
-    assert tracker.detections_run == len(ran)
+    assert finder.detections_run == len(ran)
     reference_crop_x = roi_from_landmarks(reference.landmarks).cx
     lag = []
     for i, (packet, x) in enumerate(zip(packets, xs, strict=True)):
@@ -210,7 +207,7 @@ def test_a_moving_face_keeps_its_track_and_fresh_boxes(analyzer: FaceAnalyzer) -
 def test_redetection_refreshes_the_box_of_a_tracked_face(analyzer: FaceAnalyzer) -> None:
     frames, xs = moving_face(12, 20.0)
     settings = dataclasses.replace(EngineSettings(), detection=DetectionSettings(redetect_every=5))
-    tracker, stages = face_stages(analyzer)
+    finder, stages = face_stages(analyzer)
     packets = run_stages(stages, frames, settings)
     first, again = packets[0].faces[0].detection, packets[5].faces[0].detection
     assert first is not None
@@ -218,14 +215,14 @@ def test_redetection_refreshes_the_box_of_a_tracked_face(analyzer: FaceAnalyzer)
     assert packets[5].faces[0].track_id == 0
     moved = again.center[0] - first.center[0]
     assert moved == pytest.approx(xs[5] - xs[0], abs=8.0)
-    assert len(tracker.tracks) == 1
+    assert len(finder.tracks) == 1
 
 
 def test_a_face_that_leaves_is_dropped_and_found_again(analyzer: FaceAnalyzer) -> None:
     face, _ = moving_face(1, 0.0)
     blank = np.full_like(face[0], 128)
     frames = [face[0]] * 5 + [blank] * 5 + [face[0]] * 5
-    tracker, stages = face_stages(analyzer)
+    finder, stages = face_stages(analyzer)
     packets = run_stages(stages, frames, EngineSettings())
     counts = [len(p.faces) for p in packets]
     assert counts == [1] * 5 + [0] * 5 + [1] * 5
@@ -235,4 +232,4 @@ def test_a_face_that_leaves_is_dropped_and_found_again(analyzer: FaceAnalyzer) -
     assert all(ran[6:11])
     assert ran[11:] == [False] * 4
     assert packets[-1].faces[0].track_id == 1  # a new track for the returning face
-    assert tracker.tracks[0].track_id == 1
+    assert finder.tracks[0].track_id == 1

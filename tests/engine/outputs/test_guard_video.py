@@ -24,7 +24,7 @@ from engine.core.packet import FramePacket
 from engine.core.settings import EngineSettings, FaceLostAction, OutputSettings
 from engine.core.types import Frame
 from engine.face.analyzer import FaceAnalyzer
-from engine.face.tracker import FaceTracker
+from engine.face.finder import FaceFinder
 from engine.outputs.guard import OutputGuard
 from engine.runtime.factory import build_stages, with_sources
 from engine.runtime.pipeline import Engine
@@ -51,13 +51,13 @@ class DropFaces(Stage):
 
     name: ClassVar[str] = "test_drop_faces"
 
-    def __init__(self, tracker: FaceTracker, frames: set[int]) -> None:
-        self.tracker = tracker
+    def __init__(self, finder: FaceFinder, frames: set[int]) -> None:
+        self.finder = finder
         self.frames = frames
 
     def process(self, packet: FramePacket, settings: EngineSettings) -> FramePacket:
         if packet.frame_id in self.frames:
-            self.tracker.reset()
+            self.finder.reset()
             packet.faces = []
         return packet
 
@@ -149,7 +149,7 @@ def test_no_output_frame_shows_the_unswapped_face(clip) -> None:  # type: ignore
     stages = build_stages(settings, library=library)
     detect = stages[0]
     assert isinstance(detect, DetectStage)
-    stages.insert(1, DropFaces(detect.finder.tracker, _ids(frames, DROPPED)))
+    stages.insert(1, DropFaces(detect.finder, _ids(frames, DROPPED)))
     stages.insert(5, FailOn(_ids(frames, FAILING)))
     engine = Engine([], settings)  # pass-through until the stages are "built"
     guarded: dict[FaceLostAction | str, list[FramePacket]] = {}

@@ -32,7 +32,6 @@ def _custom_state() -> AppState:
         engine=engine,
         input=InputChoice(kind="camera", device=2, width=640, height=480, fps=15.0),
         gallery=(GalleryEntry(("/faces/a.jpg",)), GalleryEntry(("/faces/b1.jpg", "/b2.png"))),
-        notice_accepted=True,
         record_side_by_side=True,
         record_dir="/videos",
     )
@@ -161,7 +160,7 @@ def test_a_format_1_strength_becomes_both_swappers_blend(tmp_path: Path) -> None
     assert loaded.state.engine.output.mirror is True
     save(loaded.state, path)
     saved = json.loads(path.read_text())
-    assert saved["version"] == settings_store.VERSION == 4
+    assert saved["version"] == settings_store.VERSION == 5
     assert saved["engine"]["swap"] == {"blend": 0.55, "latent_blend": 0.55, "shape_alpha": 0.2}
 
 

@@ -23,16 +23,16 @@ def _inputs() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
 def test_the_compiled_passes_are_the_numpy_arithmetic_bit_for_bit() -> None:
     image, own, coverage, features = _inputs()
     weight = coverage.astype(np.float32)
-    np.testing.assert_array_equal(
-        masked_difference(own, image, weight), (own - image) * weight[..., None]
-    )
+    both = masked_difference(own, image, weight)
+    np.testing.assert_array_equal(both[..., :3], (own - image) * weight[..., None])
+    np.testing.assert_array_equal(both[..., 3], weight)
     sums = RNG.uniform(-50, 50, (*SHAPE, 3)).astype(np.float32)
     weight_sum = RNG.uniform(0, 1, SHAPE).astype(np.float32)
     amount = 0.35
     expected = image + (amount * (1.0 - features) * weight)[..., None] * (
         sums * (1.0 / (weight_sum + 1e-4))[..., None]
     )
-    ours = add_broad_difference(image, sums, weight_sum, features, weight, amount)
+    ours = add_broad_difference(image, np.dstack([sums, weight_sum]), features, weight, amount)
     assert ours.dtype == np.float32
     np.testing.assert_array_equal(ours, expected)
 

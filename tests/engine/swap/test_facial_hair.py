@@ -65,7 +65,7 @@ def test_a_bearded_targets_beard_stays_and_a_clean_shaven_ones_skin_is_swapped(
     library: SourceLibrary, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """alex_lacamoire_2 has a full beard: with the step, the output's lower face stays
-    much nearer the target's own than without it (24 % nearer when written). On
+    nearer the target's own than without it (24 % nearer when written). On
     anon_inspireface_sad_1's plain skin it changes little (4 %: a little shade at the
     jaw's edge reads as hair)."""
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from engine.swap.renderer import _axes_to_grid, _lookup, _to_grid
+from engine.swap.renderer import _axes_to_grid, _lookup, _to_grid, _uv_maps
 
 RNG = np.random.default_rng(7)
 ORIGIN = np.array([31.0, 17.0], np.float32)
@@ -47,4 +47,13 @@ def test_lookup_is_one_remap_at_the_scaled_texture_coordinates() -> None:
         cv2.INTER_LINEAR,
         borderMode=cv2.BORDER_REPLICATE,
     )
-    np.testing.assert_array_equal(_lookup(texture, per_pixel, 128), expected)
+    np.testing.assert_array_equal(_lookup(texture, _uv_maps(per_pixel), 128), expected)
+    # At the texture's own size, the coordinates as they are.
+    same = cv2.remap(
+        texture,
+        np.ascontiguousarray(per_pixel[..., :2]),
+        None,
+        cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
+    np.testing.assert_array_equal(_lookup(texture, _uv_maps(per_pixel), 32), same)
