@@ -34,7 +34,6 @@ GRACE = FACES / "grace_hopper.jpg"  # frontal, closed mouth, glasses
 EILEEN = FACES / "astronaut_eileen_collins.png"  # frontal, smiling with teeth, small face
 DEV_FACES = REPO_ROOT.parent / "shared" / "testdata" / "faces"
 DEV_VIDEO = REPO_ROOT.parent / "shared" / "testdata" / "video"
-WIDE_FACES = REPO_ROOT.parent / "shared" / "testdata" / "wide" / "faces"
 
 
 @cache
