@@ -24,7 +24,7 @@ from engine.core.types import F32, Frame, Landmarks
 from engine.face.fit import FaceFitter, vertex_normals
 from engine.face.mesh import topology
 from engine.render.uvmap import fill_outside, uv_map
-from engine.swap import departures, shading, shadows
+from engine.swap import departures, mouth, shading, shadows
 from engine.swap.eyes import Eyeball, eyeball, eyes, iris_colour
 
 _MIRROR_PREFERENCE = 0.05  # the mirrored side only wins where this side was barely seen
@@ -54,6 +54,9 @@ class SourceIdentity:
     # forehead or temples, or where the mesh reached past the face onto a background of
     # another hue (engine/swap/hair.py): the target shows there instead.
     forehead_skin: F32 | None = field(default=None, repr=False)
+    # T×T, 0..1: the texels that saw the inside of a photo's mouth (teeth, its dark) on
+    # or next to its lips (engine/swap/mouth.py); the render fills them with lip colour.
+    mouth_inside: F32 | None = field(default=None, repr=False)
     # What neural swappers need to compute their own embeddings.
     images: tuple[Frame, ...] = field(default=(), repr=False)
     landmarks: tuple[Landmarks, ...] = field(default=(), repr=False)
@@ -74,13 +77,33 @@ class SourceIdentity:
     @cached_property
     def render_texture(self) -> F32:
         """T×T×4: the albedo (BGR) and `forehead_skin` (1 where none was found) in one
-        array, so that the renderer looks both up with one remap a frame."""
+        array, so that the renderer looks both up with one remap a frame. The mouth's
+        inside seen on the lips is filled with lip colour, and so is the row of texels
+        between the texture's closed lips: a closed target mouth samples it at its lips'
+        meeting line, where the photo's teeth showed as a white stripe."""
+        return self._texture(mouth_line=True)
+
+    @cached_property
+    def render_texture_with_mouth(self) -> F32:
+        """`render_texture` for a swap that shows the source's mouth inside too: the row
+        between the texture's lips keeps it (stretched open, it is the mouth's inside)."""
+        return self._texture(mouth_line=False)
+
+    def _texture(self, mouth_line: bool) -> F32:
+        size = self.albedo.shape[0]
         skin = (
-            np.ones(self.albedo.shape[:2], np.float32)
-            if self.forehead_skin is None
-            else self.forehead_skin
+            np.ones((size, size), np.float32) if self.forehead_skin is None else self.forehead_skin
         )
-        return np.dstack([self.albedo, skin]).astype(np.float32)
+        albedo = self.albedo
+        if self.mouth_inside is not None:
+            line = mouth.lip_line(size)
+            inside = (
+                np.maximum(self.mouth_inside, line)
+                if mouth_line
+                else self.mouth_inside * (1.0 - line)
+            )
+            albedo = mouth.fill_from_lips(albedo, inside)
+        return np.dstack([albedo, skin]).astype(np.float32)
 
 
 @dataclass(frozen=True, eq=False)

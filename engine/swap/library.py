@@ -31,6 +31,7 @@ from engine.swap.identity import (
     unwrap,
     vertex_colours,
 )
+from engine.swap.mouth import mouth_interior
 
 log = logging.getLogger(__name__)
 
@@ -143,6 +144,9 @@ class SourceLibrary:
         if known is not None:
             return known
         identity = self._read_cache(key, files) or self._build(key, files)
+        # Made here, off the engine thread: its mouth fill takes tens of ms, which the
+        # first swapped frame would otherwise wait for.
+        _ = identity.render_texture
         with self._lock:
             self._identities[key] = identity
         return identity
@@ -225,6 +229,13 @@ class SourceLibrary:
             skin_colour=colour,
             warning=warning,
             forehead_skin=skin_mask(albedo, vertex_albedo, self._skin_ids()),
+            mouth_inside=np.max(
+                [
+                    mouth_interior(image, lm, albedo.shape[0])
+                    for image, lm in zip(images, landmarks, strict=True)
+                ],
+                axis=0,
+            ),
             images=images,
             landmarks=landmarks,
         )

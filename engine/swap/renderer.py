@@ -25,7 +25,7 @@ from engine.face.records import Face, FacePatch
 from engine.render.composite import SPLIT_LOW, box
 from engine.render.polygon import polygon_mask
 from engine.render.raster import rasterize_attributes
-from engine.swap import shading
+from engine.swap import facial_hair, shading
 from engine.swap.apply_light import shade
 from engine.swap.broad_light import add_broad_difference, masked_difference
 from engine.swap.eyes import EyeScene, eyes, show_eyes
@@ -131,7 +131,12 @@ class FaceRenderer:
         texture_size = identity.albedo.shape[0]
         with steps.step("texture"):
             uv = _uv_maps(per_pixel)
-            source = _lookup(identity.render_texture, uv, texture_size)
+            texture = (
+                identity.render_texture
+                if swap.keep_mouth_interior
+                else identity.render_texture_with_mouth
+            )
+            source = _lookup(texture, uv, texture_size)
             weights = _lookup(_weights(), uv, texture_size)
             # The target itself on the working grid, each pixel taken from where its mesh
             # point sits in the frame (sampled from the frame shrunk to the grid: from the
@@ -155,6 +160,17 @@ class FaceRenderer:
                 own,
                 steps,
             )
+        with steps.step("hair"):
+            # The target's beard or stubble stays (engine/swap/facial_hair.py).
+            where = _lookup(facial_hair.regions(), uv, texture_size)
+            hair = facial_hair.facial_hair(
+                own,
+                where[..., 0] * coverage,
+                (where[..., 1] > 0.5) & coverage,
+                where[..., 2],
+                grid.work_iod,
+            )
+            image = image + hair[..., None] * (own - image)
         if face.irises is not None:
             with steps.step("eyes"):
                 image = np.ascontiguousarray(image, dtype=np.float32)

@@ -15,6 +15,7 @@ from app.cli.inputs import make_source
 from app.cli.main import build_parser, main
 from engine.core.imageio import write_image
 from engine.core.packet import FramePacket
+from engine.core.settings import DetectionSettings
 from engine.core.slots import LatestSlot
 from engine.tools.profile_report import OTHER, stage_coverage
 
@@ -109,9 +110,13 @@ def test_profile_steps_add_up_to_their_stages(
         # runs in the background (live), so no measured frame waits for the detector.
         detector = run["stages"]["detector"]
         assert detector["ran"] == 0 and "detector" not in rows
-        assert detector["skipped"]["background"] >= 1
         assert sum(detector["skipped"].values()) == run["frames"]
-        assert set(detector["skipped"]) == {"tracking", "background"}
+        # The paced run drops frames on a busy machine: with fewer processed than the
+        # refresh interval, none may have been due (counted in processed frames).
+        if run["frames"] > DetectionSettings().redetect_every:
+            assert set(detector["skipped"]) == {"tracking", "background"}
+        else:
+            assert set(detector["skipped"]) <= {"tracking", "background"}
         if "background/detector" in rows:  # a refresh's result joined a measured frame
             assert rows["background/detector"]["p50_ms"] > 0
 

@@ -21,6 +21,7 @@ from engine.face.fit import vertex_normals
 from engine.face.mesh import canonical_neutral, inside_lips, topology
 from engine.face.procrustes import similarity
 from engine.face.records import Face, FacePatch
+from engine.swap import facial_hair
 from engine.swap.identity import SourceIdentity
 from engine.swap.library import SourceLibrary
 from engine.swap.renderer import FaceRenderer
@@ -136,7 +137,13 @@ def test_a_known_texture_lands_on_its_vertices(
     renderer: FaceRenderer,
     uv_identity: SourceIdentity,
     path: Path,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    # Where the target's own facial hair shows (obama_1's smile folds read as some), the
+    # texture's dots are hidden: registration is measured on the texture alone.
+    monkeypatch.setattr(
+        facial_hair, "facial_hair", lambda own, *_: np.zeros(own.shape[:2], np.float32)
+    )
     frame, face = target(path)
     shifts, errors = texel_displacements(renderer, uv_identity, frame, face)
     assert len(shifts) >= 150, f"only {len(shifts)} vertices could be checked"

@@ -1,0 +1,122 @@
+"""Where the target has a beard, moustache or stubble: it stays the target's.
+
+The new face is the source's skin in the target's light; over a bearded target that
+painted smooth pale cheeks on a beard, with a line where the face's edge met the beard
+left outside it. Hair is not who someone is, and a viewer knows the user's beard. On the
+working grid, in the lower face (below the nose, off the lips and the nose, off the
+face's edge), a pixel is facial hair as far as it is both darker than the target's own
+plain cheek skin and rougher (more fine detail) than it: a shadow is dark and smooth,
+pores and wrinkles are rough but skin-bright.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from engine.core.types import F32
+from engine.face.mesh import topology
+from engine.render.polygon import polygon_mask
+
+# Texture-space regions (u, v in 0..1; v grows down the face: nose tip ~0.55, chin ~0.95).
+LOWER_FROM_V = 0.5  # the lower face starts a little above the nose tip
+CHEEKS_V = (0.42, 0.52)  # plain cheek skin: under the eyes, above the nose tip
+EDGE_MARGIN = 0.04  # off the face's edge (the seam blends there anyway)
+INNER_MARGIN = 0.10
+LIPS_MARGIN = 0.01
+NOSE_MARGIN = 0.015
+MASK_SIZE = 128
+# Darker than the cheeks (grey levels) and rougher (fine detail, as a multiple of the
+# cheeks'): ramps from skin to hair.
+DARKER = (12.0, 36.0)
+ROUGHER = (1.4, 2.4)
+PALER = (0.02, 0.08)  # saturation below the cheeks'
+MUCH_DARKER = (36.0, 60.0)
+# Scales in working-grid pixels per 60 px between the eyes: the fine detail's, the
+# roughness average's, the darkness average's, and the mask's softening.
+DETAIL_PX = 1.5
+ROUGH_PX = 3.0
+DARK_PX = 3.0
+SOFT_PX = 2.0
+MIN_CHEEK_PIXELS = 50
+
+
+@lru_cache(maxsize=1)
+def regions() -> F32:
+    """MASK_SIZE²×3 texture-space masks, 0..1: the lower face, the plain cheeks, and the
+    lower face away from its edge (one array, looked up with one remap a frame)."""
+    topo = topology()
+    size = MASK_SIZE
+    uv = topo.uv.astype(np.float32) * size
+    shape = (size, size)
+    oval = polygon_mask([uv[topo.region("face_oval")]], shape)
+    edge = max(1, round(EDGE_MARGIN * size))
+    face = cv2.erode(oval, np.ones((2 * edge + 1, 2 * edge + 1), np.uint8))
+    deep = max(1, round(INNER_MARGIN * size))
+    inner = cv2.erode(oval, np.ones((2 * deep + 1, 2 * deep + 1), np.uint8))
+    grow = max(1, round(LIPS_MARGIN * size))
+    lips = cv2.dilate(
+        polygon_mask([uv[topo.region("lips_outer")]], shape),
+        np.ones((2 * grow + 1, 2 * grow + 1), np.uint8),
+    )
+    wing = max(1, round(NOSE_MARGIN * size))
+    nose = cv2.dilate(
+        polygon_mask([uv[topo.region("nose")]], shape),
+        np.ones((2 * wing + 1, 2 * wing + 1), np.uint8),  # and the shade beside its wings
+    )
+    v = (np.arange(size, dtype=np.float32)[:, None] + 0.5) / size * np.ones((1, size), np.float32)
+    off = face * (1.0 - lips) * (1.0 - nose)
+    lower = off * (v >= LOWER_FROM_V)
+    cheeks = off * ((v >= CHEEKS_V[0]) & (v < CHEEKS_V[1]))
+    return np.dstack([lower, cheeks, lower * inner]).astype(np.float32)
+
+
+def facial_hair(
+    own: F32, lower: F32, cheeks: NDArray[np.bool_], inner: F32, work_iod: float
+) -> F32:
+    """H×W, 0..1: how surely each pixel of `own` (the target on the working grid, BGR
+    0..255) is facial hair. `lower`: the lower-face region looked up on the grid (0..1);
+    `cheeks`: where its plain cheek skin is; `inner`: the lower face away from its edge,
+    where the mesh may reach past the jaw onto hair, a collar or the room."""
+    if int(cheeks.sum()) < MIN_CHEEK_PIXELS or not (lower > 0.0).any():
+        return np.zeros(own.shape[:2], np.float32)
+    grey = cv2.cvtColor(own, cv2.COLOR_BGR2GRAY)
+    scale = max(work_iod / 60.0, 0.5)
+    # Averages over the face only: past its edge lies whatever is behind the head.
+    face = (lower > 0.0) | cheeks
+    detail = np.abs(grey - _blur_on(grey, face, DETAIL_PX * scale))
+    rough = _blur_on(detail, face, ROUGH_PX * scale)
+    skin = float(np.median(grey[cheeks]))
+    skin_rough = max(float(np.median(rough[cheeks])), 0.5)
+    # Darker on average around the pixel: a beard is; rough skin (pores, wrinkles, a
+    # smile's fold: thin dark lines on bright skin) is not.
+    dark = skin - _blur_on(grey, face, DARK_PX * scale)
+    # Paler in colour: hair (black, brown, grey) over skin takes its saturation down; a
+    # shadow or a fold keeps the skin's.
+    saturation = _blur_on(_saturation(own), face, DARK_PX * scale)
+    paler = float(np.median(saturation[cheeks])) - saturation
+    # A shadow as deep as a dark beard is rare in the lower face: that dark, colour
+    # does not have to say it.
+    colour = np.maximum(_ramp(paler, *PALER), _ramp(dark, *MUCH_DARKER) * inner)
+    hair = _ramp(dark, *DARKER) * _ramp(rough / skin_rough, *ROUGHER) * colour
+    return (cv2.GaussianBlur(hair, (0, 0), SOFT_PX * scale) * lower).astype(np.float32)
+
+
+def _saturation(bgr: F32) -> F32:
+    """HSV saturation, 0..1: 1 − min/max of the channels."""
+    high = bgr.max(axis=2)
+    return (1.0 - bgr.min(axis=2) / np.maximum(high, 1.0)).astype(np.float32)
+
+
+def _blur_on(values: F32, where: NDArray[np.bool_], sigma: float) -> F32:
+    """`values` Gaussian-averaged over `where` only."""
+    weight = where.astype(np.float32)
+    total = cv2.GaussianBlur(values * weight, (0, 0), sigma)
+    return total / np.maximum(cv2.GaussianBlur(weight, (0, 0), sigma), 1e-3)
+
+
+def _ramp(value: F32, lo: float, hi: float) -> F32:
+    return np.clip((value - lo) / (hi - lo), 0.0, 1.0).astype(np.float32)
