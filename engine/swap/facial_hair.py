@@ -4,9 +4,12 @@ The new face is the source's skin in the target's light; over a bearded target t
 painted smooth pale cheeks on a beard, with a line where the face's edge met the beard
 left outside it. Hair is not who someone is, and a viewer knows the user's beard. On the
 working grid, in the lower face (below the nose, off the lips and the nose, off the
-face's edge), a pixel is facial hair as far as it is both darker than the target's own
-plain cheek skin and rougher (more fine detail) than it: a shadow is dark and smooth,
-pores and wrinkles are rough but skin-bright.
+face's edge), a pixel is facial hair as far as it is darker than the target's own plain
+cheek skin, rougher (more fine detail) than it, and either paler in colour or, away from
+the face's edge, much darker: a shadow is dark but smooth and keeps the skin's colour,
+pores, wrinkles and a smile's fold are rough but skin-bright and skin-coloured, and past
+the jaw the mesh reaches onto hair, a collar or the room. Measured in docs/swap.md ("The
+target's beard stays").
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from engine.render.polygon import polygon_mask
 LOWER_FROM_V = 0.5  # the lower face starts a little above the nose tip
 CHEEKS_V = (0.42, 0.52)  # plain cheek skin: under the eyes, above the nose tip
 EDGE_MARGIN = 0.04  # off the face's edge (the seam blends there anyway)
-INNER_MARGIN = 0.10
+INNER_MARGIN = 0.10  # where "much darker" alone may say hair
 LIPS_MARGIN = 0.01
 NOSE_MARGIN = 0.015
 MASK_SIZE = 128
