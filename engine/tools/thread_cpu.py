@@ -77,6 +77,11 @@ def per_thread_ms(
     for tid, (name, cpu_s) in after.items():
         spent = cpu_s - before.get(tid, (name, 0.0))[1]
         by_name[name] = by_name.get(name, 0.0) + spent
-    by_name[ENDED] = process_s - sum(by_name.values())
+    # The threads' times come in clock ticks, the process's finer: a remainder under one
+    # tick is the two clocks' rounding, not a thread.
+    ended = process_s - sum(by_name.values())
+    if ended >= 1.0 / _ticks_per_s():
+        by_name[ENDED] = ended
     rows = sorted(by_name.items(), key=lambda kv: kv[1], reverse=True)
-    return {name: round(s * 1000 / frames, 2) for name, s in rows if s > 0}
+    ms = {name: round(s * 1000 / frames, 2) for name, s in rows}
+    return {name: v for name, v in ms.items() if v > 0}

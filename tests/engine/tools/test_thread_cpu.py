@@ -48,6 +48,16 @@ def test_time_of_threads_that_ended_is_the_remainder() -> None:
     assert thread_cpu.per_thread_ms(before, after, frames=0, process_s=0.3) == {}
 
 
+def test_a_remainder_under_one_clock_tick_is_not_listed() -> None:
+    """The threads' times are whole ticks, the process's time is finer: what is left over
+    below one tick (or what rounds to 0.00 ms a frame) is rounding, not a thread."""
+    before = {1: ("engine", 1.0)}
+    after = {1: ("engine", 1.3), 2: ("idle", 0.0)}
+    ms = thread_cpu.per_thread_ms(before, after, frames=40, process_s=0.300004)
+    assert ms == {"engine": 7.5}
+    assert all(v > 0 for v in ms.values())
+
+
 @pytest.mark.skipif(sys.platform != "linux", reason="/proc/self/task is Linux's")
 def test_a_thread_hands_in_only_its_own_time() -> None:
     got: dict[int, tuple[str, float]] = {}
