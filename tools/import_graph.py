@@ -37,10 +37,10 @@ PACKAGES = {
     "engine.hands": "hands — palm detector, hand landmarks, mask",
     "engine.neural": "neural — ArcFace, inswapper, GFPGAN on onnxruntime",
     "engine.render": "render — rasteriser, UV map, compositor maths",
-    "engine.face": "face — detector, mesh, tracking, fit, face records",
+    "engine.face": "face — detector, mesh, tracking, fit",
     "engine.models": "models — manifest, store, downloads, onnx sessions",
     "engine.watermark": "watermark — invisible mark: embed, detect, check",
-    "engine.core": "core — packet, settings, threads, slots, stats, types",
+    "engine.core": "core — packet and face records, settings, threads, slots, stats, types",
 }
 
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Literal
 
+from engine.core.face_records import Face
 from engine.core.profile import NO_STEPS, StepTimer
 from engine.core.types import Frame
 
@@ -70,7 +71,7 @@ class FramePacket:
     capture_ns: int
     frame: Frame
     output: Frame | None = None
-    faces: list[Any] = field(default_factory=list)
+    faces: list[Face] = field(default_factory=list)
     timings_ms: dict[str, float] = field(default_factory=dict)
     published_ns: int = 0
     # The engine's time for all the stages (set after they ran): stats, the quality

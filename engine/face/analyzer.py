@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from engine.core.face_records import Detection, Face
 from engine.core.paths import MODELS_DIR
 from engine.core.profile import NO_STEPS, StepTimer
 from engine.core.settings import DetectionSettings, ExecutionProvider
@@ -11,7 +12,6 @@ from engine.core.types import F32, Frame, Landmarks
 from engine.face.detector import BlazeFaceDetector, main_face_index
 from engine.face.iris import EyeRefiner
 from engine.face.landmarker import FaceMesh
-from engine.face.records import Detection, Face
 from engine.face.roi import roi_from_detection, roi_from_landmarks
 from engine.models.onnx import load_model
 

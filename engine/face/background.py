@@ -14,11 +14,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.core.background import BackgroundJob
+from engine.core.face_records import Detection
 from engine.core.settings import DetectionSettings
 from engine.core.threads import ErrorCallback
 from engine.core.types import Frame
 from engine.face.analyzer import FaceAnalyzer
-from engine.face.records import Detection
 
 
 @dataclass(frozen=True, slots=True)

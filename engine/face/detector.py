@@ -9,11 +9,11 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from engine.core.face_records import Detection
 from engine.core.profile import NO_STEPS, StepTimer
 from engine.core.types import Frame
 from engine.core.unit_scale import to_signed
 from engine.face.anchors import AnchorSpec, anchor_spec
-from engine.face.records import Detection
 from engine.models.onnx import LoadedModel
 
 # Both BlazeFace heads: 16 values per anchor = box (cx, cy, w, h) + 6 keypoints (x, y).

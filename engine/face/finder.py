@@ -24,12 +24,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from engine.core.face_records import Detection, Face
 from engine.core.profile import NO_STEPS, StepTimer
 from engine.core.settings import EngineSettings
 from engine.core.types import Frame, Landmarks
 from engine.face.analyzer import FaceAnalyzer
 from engine.face.background import BackgroundDetector, DetectionJob
-from engine.face.records import Detection, Face
 from engine.face.roi import Roi, roi_from_detection
 from engine.face.tracker import FaceTracker, Track
 

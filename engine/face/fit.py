@@ -8,11 +8,11 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from engine.core.face_records import FaceFit, Pose
 from engine.core.profile import NO_STEPS, StepTimer
 from engine.core.types import F32, F64, Frame, Landmarks
 from engine.face.mesh import MeshTopology, canonical_neutral, inside_lips, topology
 from engine.face.procrustes import euler_deg, similarity
-from engine.face.records import FaceFit, Pose
 from engine.face.sh import fit_sh
 
 EXPRESSION_NAMES = (

@@ -10,9 +10,9 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from engine.core.face_records import Detection
 from engine.core.types import Affine, Frame
 from engine.core.unit_scale import to_unit
-from engine.face.records import Detection
 
 # Mesh points MediaPipe uses for the eye line (outer eye corners) when tracking.
 RIGHT_EYE_CORNER = 33

@@ -10,11 +10,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from engine.core.face_records import Detection
 from engine.core.settings import DetectionSettings, TrackingSettings
 from engine.core.types import Landmarks
 from engine.face.detector import main_face_index
 from engine.face.one_euro import OneEuroFilter
-from engine.face.records import Detection
 from engine.face.roi import Roi, box_iou, roi_from_detection, roi_from_landmarks
 
 _MATCH_IOU = 0.3  # a detection this close to a track is the same face

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from engine.core.face_records import FacePatch
 from engine.core.paths import MODELS_DIR
 from engine.core.settings import ExecutionProvider, HandSettings
 from engine.core.types import F32, Mask
-from engine.face.records import FacePatch
 from engine.hands.landmarks import HandLandmarker
 from engine.hands.mask import hand_mask
 from engine.hands.palm import PalmDetector

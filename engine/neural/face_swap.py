@@ -16,10 +16,10 @@ from typing import Protocol
 import numpy as np
 from numpy.typing import NDArray
 
+from engine.core.face_records import Face, FacePatch
 from engine.core.profile import NO_STEPS, StepTimer
 from engine.core.types import F32, Frame
 from engine.face.mesh import topology
-from engine.face.records import Face, FacePatch
 from engine.neural.align import (
     back_region,
     five_points_from_mesh,

@@ -10,9 +10,9 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from engine.core.face_records import Face
 from engine.core.profile import NO_STEPS, StepTimer
 from engine.core.types import Frame
-from engine.face.records import Face
 from engine.neural.align import five_points_from_mesh, similarity_transform, warp_crop
 from engine.neural.restorer import FaceRestorer
 

@@ -25,10 +25,10 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from engine.core.face_records import FacePatch
 from engine.core.profile import NO_STEPS, StepTimer
 from engine.core.settings import CompositorSettings
 from engine.core.types import F32, Frame, Mask
-from engine.face.records import FacePatch
 from engine.render.blend import add_resampled_rows, band_delta, with_weight
 
 SPLIT_FINE = 0.03  # IOD: box size splitting fine from mid

@@ -9,9 +9,9 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
+from engine.core.face_records import Face
 from engine.core.types import Frame
 from engine.face.mesh import topology
-from engine.face.records import Face
 from engine.face.roi import Roi, roi_from_landmarks
 
 _AXIS_COLOURS = ((0, 0, 255), (0, 255, 0), (255, 0, 0))  # x red, y green, z blue (BGR)

@@ -6,9 +6,9 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from engine.core.face_records import FacePatch
 from engine.core.profile import NO_STEPS, StepTimer
 from engine.core.types import Frame
-from engine.face.records import FacePatch
 
 _SHARPEN_SIGMA = 1.2
 _MAX_SHARPEN = 0.8  # unsharp-mask amount at strength 1

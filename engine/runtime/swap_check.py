@@ -18,9 +18,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from engine.core.face_records import Face
 from engine.core.packet import Box, FramePacket, SwapCheck, SwapMiss
 from engine.core.settings import EngineSettings
-from engine.face.records import Face
 from engine.swap.assign import assign_sources
 
 # Around a face's mesh or detector box: hair, ears and jaw also identify a person.

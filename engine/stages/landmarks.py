@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from engine.core.face_records import Face
 from engine.core.packet import FramePacket
 from engine.core.settings import EngineSettings
 from engine.face.analyzer import FaceAnalyzer
 from engine.face.finder import FaceFinder
-from engine.face.records import Face
 from engine.face.roi import roi_from_landmarks
 from engine.stages.base import Stage
 from engine.stages.face_models import FaceModels

@@ -9,9 +9,9 @@ from typing import ClassVar
 import numpy as np
 
 from engine.core.background import BackgroundJob
+from engine.core.face_records import Face
 from engine.core.packet import FramePacket
 from engine.core.settings import EngineSettings
-from engine.face.records import Face
 from engine.stages.base import Stage
 from engine.swap.assign import assign_sources
 from engine.swap.library import SourceLibrary

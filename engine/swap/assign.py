@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from engine.core.face_records import Face
 from engine.core.settings import SwapSettings
-from engine.face.records import Face
 
 
 def face_x(face: Face) -> float | None:

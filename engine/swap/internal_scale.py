@@ -18,8 +18,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from engine.core.face_records import Face, FacePatch
 from engine.core.types import Frame
-from engine.face.records import Face, FacePatch
 
 _FULL = 0.999
 _MARGIN = 0.5  # of the face's size, around the faces: room for shape change and alignment

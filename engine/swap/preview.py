@@ -6,11 +6,11 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from engine.core.face_records import Face
 from engine.core.packet import FramePacket
 from engine.core.settings import EngineSettings
 from engine.core.types import Frame, Landmarks
 from engine.face.fit import FaceFitter
-from engine.face.records import Face
 from engine.render.composite import composite
 from engine.swap.library import SourceLibrary
 from engine.swap.renderer import FaceRenderer

@@ -15,13 +15,13 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
+from engine.core.face_records import Face, FacePatch
 from engine.core.profile import NO_STEPS, StepTimer
 from engine.core.resample import block_factor, shrink, snap_span
 from engine.core.settings import SwapSettings
 from engine.core.types import F32, Frame
 from engine.face.fit import FaceFitter
 from engine.face.mesh import topology
-from engine.face.records import Face, FacePatch
 from engine.render.composite import SPLIT_LOW, box
 from engine.render.polygon import polygon_mask
 from engine.render.raster import rasterize_attributes

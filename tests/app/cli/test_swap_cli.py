@@ -18,9 +18,9 @@ import pytest
 from numpy.typing import NDArray
 
 from app.cli.main import main
+from engine.core.face_records import Face
 from engine.core.paths import SAMPLE_FACES_DIR
 from engine.face.analyzer import FaceAnalyzer
-from engine.face.records import Face
 from engine.outputs.label import draw_label
 from engine.watermark.detect import detect
 from engine.watermark.embed import max_change

@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 
 from app.gui.widgets.messages import FallbackWatch
+from engine.core.face_records import Face
 from engine.core.packet import FramePacket
 from engine.core.settings import EngineSettings, EnhancerSettings
-from engine.face.records import Face
 from engine.models.onnx import ModelLoadError
 from engine.stages.base import Stage
 from engine.stages.enhance_builtin import BuiltinEnhanceStage

@@ -9,11 +9,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from engine.core.face_records import Detection
 from engine.core.settings import DetectionSettings, DetectorModel
 from engine.face.analyzer import FaceAnalyzer
 from engine.face.anchors import AnchorSpec, anchor_spec
 from engine.face.detector import BlazeFaceDetector, main_face_index, weighted_nms
-from engine.face.records import Detection
 from engine.models.errors import ManifestError
 from engine.models.manifest import load_manifest
 from tests.engine.face_data import BUNDLED, GROUP_PHOTO, load, paste, scaled, single_person_params

@@ -9,9 +9,9 @@ import cv2
 import numpy as np
 import pytest
 
+from engine.core.face_records import Face, FacePatch
 from engine.core.packet import FramePacket, NeuralRun
 from engine.core.settings import EngineSettings, EnhancerSettings, ModelSettings
-from engine.face.records import Face, FacePatch
 from engine.models import ModelMissingError, ModelStore, SignatureError
 from engine.neural.align import FFHQ_512, five_points_from_mesh, similarity_transform
 from engine.neural.signature import register_user_model

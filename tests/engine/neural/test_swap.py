@@ -16,9 +16,9 @@ import cv2
 import numpy as np
 import pytest
 
+from engine.core.face_records import Face
 from engine.core.packet import FramePacket
 from engine.core.settings import EngineSettings, ModelSettings, SwapSettings
-from engine.face.records import Face
 from engine.models import Manifest, ModelMissingError, ModelSpec, ModelStore
 from engine.neural.align import (
     arcface_template,

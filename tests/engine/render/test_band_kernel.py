@@ -8,9 +8,9 @@ import cv2
 import numpy as np
 import pytest
 
+from engine.core.face_records import FacePatch
 from engine.core.imageio import read_image
 from engine.core.settings import CompositorSettings, EngineSettings, SwapSettings
-from engine.face.records import FacePatch
 from engine.render import composite
 from engine.render.blend import with_weight
 from engine.swap.library import SourceLibrary

@@ -6,8 +6,8 @@ import cv2
 import numpy as np
 import pytest
 
+from engine.core.face_records import FacePatch
 from engine.core.settings import CompositorSettings
-from engine.face.records import FacePatch
 from engine.render import composite
 
 IOD = 80.0  # patch pixels between the eyes: the working resolution

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import numpy as np
 
+from engine.core.face_records import Face, FacePatch
 from engine.core.imageio import read_image
 from engine.core.packet import FramePacket
 from engine.core.resample import shrink
 from engine.core.settings import EngineSettings, SwapSettings
-from engine.face.records import Face, FacePatch
 from engine.render.composite import composite
 from engine.stages.composite import CompositeStage
 from engine.swap.library import SourceLibrary

@@ -13,6 +13,7 @@ import cv2
 import numpy as np
 import pytest
 
+from engine.core.face_records import FacePatch
 from engine.core.imageio import read_image
 from engine.core.packet import FramePacket
 from engine.core.paths import DEMO_PORTRAIT
@@ -23,7 +24,6 @@ from engine.core.settings import (
     QualitySettings,
 )
 from engine.face.analyzer import FaceAnalyzer
-from engine.face.records import FacePatch
 from engine.runtime.factory import build_stages, with_sources
 from engine.runtime.governor import (
     EngineGovernor,

@@ -6,9 +6,9 @@ import dataclasses
 
 import numpy as np
 
+from engine.core.face_records import Face, FacePatch
 from engine.core.packet import FramePacket
 from engine.core.settings import EngineSettings, SwapSettings
-from engine.face.records import Face, FacePatch
 from engine.runtime.swap_check import check_swap, face_box
 
 SETTINGS = EngineSettings(swap=SwapSettings(source_key="src"))

@@ -9,10 +9,10 @@ from typing import ClassVar
 import numpy as np
 import pytest
 
+from engine.core.face_records import Face
 from engine.core.packet import FramePacket
 from engine.core.settings import EngineSettings, EnhancerSettings, SwapSettings
 from engine.face.analyzer import FaceAnalyzer
-from engine.face.records import Face
 from engine.models.onnx import ModelLoadError
 from engine.runtime.factory import build_stages, providers_of
 from engine.runtime.pipeline import Engine

@@ -9,9 +9,9 @@ import threading
 
 import numpy as np
 
+from engine.core.face_records import Face, FacePatch
 from engine.core.packet import FramePacket, HandsSeen
 from engine.core.settings import EngineSettings, ExecutionProvider, HandSettings
-from engine.face.records import Face, FacePatch
 from engine.hands.occlusion import load_hand_tracker
 from engine.hands.tracker import HandTracker
 from engine.runtime.pipeline import Engine

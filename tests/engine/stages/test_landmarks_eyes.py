@@ -11,10 +11,10 @@ import cv2
 import numpy as np
 import pytest
 
+from engine.core.face_records import Face
 from engine.core.packet import FramePacket
 from engine.core.settings import EngineSettings, FaceSelection
 from engine.face.analyzer import FaceAnalyzer
-from engine.face.records import Face
 from engine.runtime.factory import build_stages, with_sources
 from engine.runtime.pipeline import Engine
 from engine.stages.landmarks import LandmarkStage

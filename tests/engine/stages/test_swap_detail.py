@@ -9,11 +9,11 @@ import time
 import pytest
 
 from engine.core.background import BackgroundJob
+from engine.core.face_records import Face
 from engine.core.imageio import read_image
 from engine.core.packet import FramePacket
 from engine.core.settings import EngineSettings, SwapSettings
 from engine.core.types import Frame
-from engine.face.records import Face
 from engine.stages import swap as swap_stage
 from engine.stages.swap import SwapStage
 from engine.swap.library import SourceLibrary

@@ -14,6 +14,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from engine.core.face_records import Face, FacePatch
 from engine.core.imageio import read_image
 from engine.core.packet import FramePacket
 from engine.core.paths import SAMPLE_FACES_DIR
@@ -22,7 +23,6 @@ from engine.core.types import Frame
 from engine.face.analyzer import FaceAnalyzer
 from engine.face.fit import FaceFitter
 from engine.face.mesh import topology
-from engine.face.records import Face, FacePatch
 from engine.runtime.factory import build_stages
 from engine.runtime.pipeline import Engine
 from engine.swap.apply_light import shade

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from engine.core.face_records import Face
 from engine.core.settings import SwapSettings
-from engine.face.records import Face
 from engine.swap.assign import assign_sources
 
 

@@ -14,11 +14,11 @@ import numpy as np
 import pytest
 from numpy.typing import NDArray
 
+from engine.core.face_records import Face
 from engine.core.imageio import read_image
 from engine.core.packet import FramePacket
 from engine.core.settings import EngineSettings, SwapSettings
 from engine.core.types import Frame
-from engine.face.records import Face
 from engine.swap.library import SourceLibrary
 from tests.engine.swap.support import (
     EILEEN,

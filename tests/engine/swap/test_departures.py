@@ -17,10 +17,10 @@ import numpy as np
 import pytest
 from numpy.typing import NDArray
 
+from engine.core.face_records import Face
 from engine.core.imageio import read_image, write_image
 from engine.core.settings import EngineSettings, SwapSettings
 from engine.core.types import F32, Frame
-from engine.face.records import Face
 from engine.render.uvmap import uv_map
 from engine.swap import departures, identity
 from engine.swap.library import SourceLibrary

@@ -18,11 +18,11 @@ import numpy as np
 import pytest
 from numpy.typing import NDArray
 
+from engine.core.face_records import Face
 from engine.core.imageio import read_image
 from engine.core.packet import FramePacket
 from engine.core.settings import CompositorSettings, EngineSettings, SwapSettings
 from engine.core.types import Frame
-from engine.face.records import Face
 from engine.runtime.factory import build_stages
 from engine.runtime.pipeline import Engine
 from engine.swap.library import SourceLibrary

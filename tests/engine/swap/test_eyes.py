@@ -15,11 +15,11 @@ import cv2
 import numpy as np
 import pytest
 
+from engine.core.face_records import FacePatch
 from engine.core.imageio import read_image
 from engine.core.settings import EngineSettings, EyesMode, SwapSettings
 from engine.core.types import F32, Frame
 from engine.face.iris import eye_openness
-from engine.face.records import FacePatch
 from engine.swap import eyes as eyes_module
 from engine.swap.eyes import Eyeball, eyes
 from engine.swap.library import SourceLibrary

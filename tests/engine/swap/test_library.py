@@ -17,10 +17,10 @@ import numpy as np
 import pytest
 from numpy.typing import NDArray
 
+from engine.core.face_records import Face
 from engine.core.imageio import read_image
 from engine.core.types import Frame
 from engine.face.analyzer import FaceAnalyzer
-from engine.face.records import Face
 from engine.render.uvmap import TEXTURE_SIZE, uv_map
 from engine.swap.identity import UnwrappedPhoto, combine
 from engine.swap.library import (

@@ -14,13 +14,13 @@ import numpy as np
 import pytest
 from numpy.typing import NDArray
 
+from engine.core.face_records import Face, FacePatch
 from engine.core.imageio import read_image
 from engine.core.settings import SwapSettings
 from engine.core.types import F32, Frame
 from engine.face.fit import vertex_normals
 from engine.face.mesh import canonical_neutral, inside_lips, topology
 from engine.face.procrustes import similarity
-from engine.face.records import Face, FacePatch
 from engine.swap import facial_hair
 from engine.swap.identity import SourceIdentity
 from engine.swap.library import SourceLibrary

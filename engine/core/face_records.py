@@ -3,6 +3,10 @@
 Detector → `Face.detection`; landmarker → `landmarks`, `presence`; fitter → `fit`;
 swapper → `patch` (the new face rendered over its frame region); enhancer refines
 `patch`; compositor blends `patch` into `FramePacket.output`.
+
+They live in core, beside the packet, so that `FramePacket.faces` is typed: records are
+plain data (they need only core's types and resampling), and a packet in the bottom
+layer could not name a type from the face package above it.
 """
 
 from __future__ import annotations
