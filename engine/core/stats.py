@@ -54,7 +54,6 @@ class StatsSnapshot:
     stages: dict[str, Summary]
     processing: Summary
     end_to_end: Summary
-    info: dict[str, float] = field(default_factory=dict)
     # Why stages skipped, counted since the last reset: {"detector": {"tracking": 290}}.
     skipped: dict[str, dict[str, int]] = field(default_factory=dict)
     # The stages the newest frame skipped and why: what the HUD shows instead of a time.
@@ -88,7 +87,6 @@ class FrameStats:
             self._processing: deque[float] = deque(maxlen=window)
             self._end_to_end: deque[float] = deque(maxlen=window)
             self._published: deque[int] = deque(maxlen=window)
-            self._counters: dict[str, float] = {}
             self._steps: dict[str, deque[float]] = {}
             self._totals: dict[str, Total] = {}
             self._cpu_totals: dict[str, float] = {}
@@ -127,11 +125,6 @@ class FrameStats:
         for name, ms in times_ms.items():
             totals[name] = totals.get(name, _NO_TOTAL).plus(ms)
 
-    def count(self, key: str, amount: float = 1.0) -> None:
-        """Accumulate a named counter (detector calls, track losses…)."""
-        with self._lock:
-            self._counters[key] = self._counters.get(key, 0.0) + amount
-
     def set_dropped(self, dropped: int) -> None:
         self.dropped = dropped
 
@@ -151,7 +144,6 @@ class FrameStats:
                 stages={name: Summary.of(v) for name, v in self._stages.items()},
                 processing=Summary.of(self._processing),
                 end_to_end=Summary.of(self._end_to_end),
-                info=dict(self._counters),
                 skipped={name: dict(r) for name, r in self._skipped.items()},
                 last_skipped=dict(self._last_skipped),
                 steps={name: Summary.of(v) for name, v in self._steps.items()},

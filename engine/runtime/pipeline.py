@@ -177,7 +177,6 @@ class Engine(Worker, Publisher):
         if self.governor.observe(packet):
             with self._settings_lock:
                 self._settings = self.governor.derive(self._user_settings)
-            self.stats.count("quality_steps")
         t1 = time.perf_counter_ns()
         self._listeners.notify(packet)
         if steps.enabled:

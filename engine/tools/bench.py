@@ -115,7 +115,6 @@ def _run_once(
         },
         "processing": snap.processing.as_dict(),
         "end_to_end": snap.end_to_end.as_dict(),
-        "counters": snap.info,
         "faces": settings.swap.face_selection,
         "faces_per_frame": _mean_faces(frame_log),
         # Process CPU time (all threads: capture decode, engine, onnxruntime) per frame.
