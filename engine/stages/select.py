@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+from abc import abstractmethod
 from collections.abc import Callable
 from typing import ClassVar
 
@@ -28,7 +29,8 @@ StageBuilder = Callable[[EngineSettings], Stage]
 
 class _Selector(Stage):
     """Built-in stage unless the settings ask for a neural one that has loaded. Its name
-    ("swapper", "enhancer") also names the fallback reason, loader thread and log lines."""
+    ("swapper", "enhancer") also names the fallback reason, loader thread and log lines.
+    Abstract (Stage is an ABC): each selector says when its settings ask for the model."""
 
     def __init__(self, builtin: Stage, neural: StageBuilder | None = None) -> None:
         self.builtin = builtin
@@ -38,8 +40,9 @@ class _Selector(Stage):
         self._last_reason: str | None = None
         self._active: Stage = builtin  # the stage that processed the last frame
 
+    @abstractmethod
     def _wants_neural(self, settings: EngineSettings) -> bool:
-        raise NotImplementedError
+        """True when these settings ask for the neural stage."""
 
     def prepare(self, settings: EngineSettings) -> None:
         """Offline use: load the neural model the settings ask for before the first frame
