@@ -31,7 +31,7 @@ import numpy as np
 from engine.core.types import F32
 from engine.face.mesh import topology
 from engine.render.uvmap import uv_map
-from engine.swap.shading import BROWS, LUMA, feature_masks, polygon_mask
+from engine.swap.shading import BROWS, LUMA, feature_masks, uv_feature_mask
 
 LIGHTNESS_LIMIT = 0.25  # log lightness (a 1.28× step at most)
 CHROMA_LIMIT = 0.035  # log chroma: each channel's log less the lightness's (~5 a*b*)
@@ -63,7 +63,7 @@ def _features(size: int) -> F32:
 
     polygons = [hull("left_eye"), hull("right_eye"), hull("lips_outer")]
     polygons += [uv[list(b)].astype(np.float32) for b in BROWS]
-    mask = polygon_mask(size, polygons, grow=FEATURE_MARGIN)
+    mask = uv_feature_mask(size, polygons, grow=FEATURE_MARGIN)
     return cv2.GaussianBlur(mask, (0, 0), 0.006 * size).astype(np.float32)
 
 

@@ -53,7 +53,10 @@ class FeatureMasks:
     features: F32  # eyes, brows and lips, soft-edged: where identity detail is
 
 
-def polygon_mask(size: int, polygons: list[NDArray[np.float32]], grow: float) -> F32:
+def uv_feature_mask(size: int, polygons: list[NDArray[np.float32]], grow: float) -> F32:
+    """Feature outlines in UV coordinates (0..1) filled on a `size`² texture, each grown
+    by a margin of `grow` times the texture's width: float32 0..1. (Pixel-space contours,
+    ungrown, are engine/render/polygon.py's.)"""
     mask = np.zeros((size, size), np.uint8)
     for poly in polygons:
         cv2.fillPoly(mask, [np.round(poly * size * 4).astype(np.int32)], 255, cv2.LINE_AA, 2)
@@ -74,18 +77,18 @@ def feature_masks(size: int) -> FeatureMasks:
     eyes = [hull("left_eye"), hull("right_eye")]
     brows = [uv[list(b)].astype(np.float32) for b in BROWS]
     lips = [hull("lips_outer")]
-    features = polygon_mask(size, [*eyes, *brows, *lips], grow=0.02)
+    features = uv_feature_mask(size, [*eyes, *brows, *lips], grow=0.02)
     covered = uv_map(size).covered.astype(np.float32)
     # The nostrils are not among them: the source's dark nostrils and the shadow under
     # its nose tip are its photo's light as much as its nose, and kept at full contrast
     # (not evened: engine/swap/departures.py) they sat where the target's nose casts
     # none. Measured with departures evened: the skin artifacts around the nose's base
     # 0.0084 → 0.0035 of plain skin (DEV+WIDE; docs/swap.md).
-    soft = polygon_mask(size, [*eyes, *brows, *lips], grow=0.025)
+    soft = uv_feature_mask(size, [*eyes, *brows, *lips], grow=0.025)
     soft = cv2.GaussianBlur(soft, (0, 0), 0.012 * size)
     return FeatureMasks(
         skin=covered * (1.0 - features),
-        eyes=polygon_mask(size, eyes, grow=0.005),
+        eyes=uv_feature_mask(size, eyes, grow=0.005),
         features=soft,
     )
 
