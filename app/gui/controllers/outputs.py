@@ -24,13 +24,13 @@ from app import activity
 from app.gui.controllers.core import AppCore
 from app.gui.guard_text import guard_text
 from app.gui.i18n import tr
+from app.gui.lan import lan_url
 from app.gui.widgets.on_air import OnAir
 from app.gui.widgets.outputs_panel import OUTPUTS, OutputsPanel, loopback_devices
 from engine.core.threads import Worker
 from engine.outputs.output_set import OUTPUT_ERRORS, OutputConfig, RecordConfig
 from engine.outputs.recorder import Recorder
 from engine.outputs.stream import StreamConfig, generate_token
-from engine.outputs.stream.lan import lan_url
 from engine.outputs.virtualcam import VirtualCamConfig
 
 log = logging.getLogger(__name__)

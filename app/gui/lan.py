@@ -1,4 +1,5 @@
-"""This machine's address on its local network, for the stream URL other devices open."""
+"""This machine's address on its local network: the stream URL the outputs panel shows
+for other devices to open."""
 
 from __future__ import annotations
 
