@@ -72,7 +72,7 @@ class OriginalView(QObject):
         if on:
             self._preview.set_marker("")
         self.action.setChecked(on)
-        _, packet = self._engine.output.read()
+        _, packet = self._engine.published.read()
         if packet is not None:
             self._preview.show_frame(packet.frame if on else packet.result)
 

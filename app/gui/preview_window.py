@@ -28,7 +28,7 @@ def run_preview(session: LiveSession, should_stop: Callable[[], bool]) -> None:
 
     def pull(_frame_id: int) -> None:
         bridge.acknowledge()
-        _, packet = session.engine.output.read()
+        _, packet = session.engine.published.read()
         if packet is not None:
             widget.show_frame(packet.result)
             widget.set_marker(raw_marker(packet.check, session.engine.settings.output))

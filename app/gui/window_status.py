@@ -101,7 +101,7 @@ class WindowStatus(QObject):
     def _pull_frame(self, _frame_id: int) -> None:
         core, preview = self._core, self._ui.preview
         core.bridge.acknowledge()
-        _, packet = core.engine.output.read()
+        _, packet = core.engine.published.read()
         if packet is None:
             return
         original = self._original.showing
@@ -149,7 +149,7 @@ class WindowStatus(QObject):
         self._camera_lost = lost
 
     def _show_fallbacks(self) -> None:
-        _, packet = self._core.engine.output.read()
+        _, packet = self._core.engine.published.read()
         if packet is not None:
             settings = self._core.engine.settings
             wanted = {

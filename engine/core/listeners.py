@@ -42,11 +42,11 @@ class Listeners:
 
 class Publisher:
     """The frame-feed surface (engine/outputs/base.py `FrameFeed`), written once for the
-    engine, the output guard and the delay line: `output`, the latest packet for sinks
+    engine, the output guard and the delay line: `published`, the latest packet for sinks
     that poll, and listeners called on the publishing thread after each publish."""
 
     def __init__(self, what: str) -> None:
-        self.output: DoubleBuffer[FramePacket] = DoubleBuffer()
+        self.published: DoubleBuffer[FramePacket] = DoubleBuffer()
         self._listeners = Listeners(what)
 
     def add_listener(self, listener: FrameListener) -> None:

@@ -1,4 +1,4 @@
-"""Two ways to read the engine's output without ever stalling it.
+"""Two ways to read a feed's published frames without ever stalling it.
 
 `LatestSink` reads the front buffer (newest wins, skipped frames counted) — right for a
 virtual camera or a preview. `QueueSink` keeps a short bounded backlog so a recording
@@ -8,6 +8,7 @@ gets every frame unless it falls more than `backlog` frames behind.
 from __future__ import annotations
 
 import threading
+from abc import ABC, abstractmethod
 from collections import deque
 from typing import Protocol
 
@@ -21,31 +22,32 @@ class FrameFeed(Protocol):
     """What sinks read: the engine itself, or a delay line that republishes its frames."""
 
     @property
-    def output(self) -> DoubleBuffer[FramePacket]: ...
+    def published(self) -> DoubleBuffer[FramePacket]: ...
 
     def add_listener(self, listener: FrameListener) -> None: ...
 
     def remove_listener(self, listener: FrameListener) -> None: ...
 
 
-class LatestSink(Worker):
+class LatestSink(Worker, ABC):
     def __init__(self, name: str, engine: FrameFeed, on_error: ErrorCallback | None = None) -> None:
         super().__init__(name, on_error)
         self.engine = engine
         self.frames = 0
         self.skipped = 0
 
+    @abstractmethod
     def consume(self, packet: FramePacket) -> None:
-        raise NotImplementedError
+        """Handle one packet on the sink's thread."""
 
     def close(self) -> None:
         """Release the device or file; runs on the sink's thread as it ends."""
 
     def _run(self) -> None:
-        version = self.engine.output.version
+        version = self.engine.published.version
         try:
             while not self.stopping:
-                new_version, packet = self.engine.output.wait_newer(version, 0.1)
+                new_version, packet = self.engine.published.wait_newer(version, 0.1)
                 if packet is None or new_version == version:
                     continue
                 if version and new_version > version + 1:
@@ -57,7 +59,7 @@ class LatestSink(Worker):
             self.close()
 
 
-class QueueSink(Worker):
+class QueueSink(Worker, ABC):
     def __init__(
         self,
         name: str,
@@ -73,8 +75,9 @@ class QueueSink(Worker):
         self.frames = 0
         self.dropped = 0
 
+    @abstractmethod
     def consume(self, packet: FramePacket) -> None:
-        raise NotImplementedError
+        """Handle one packet on the sink's thread."""
 
     def close(self) -> None:
         """Flush and release; runs on the sink's thread as it ends."""

@@ -8,7 +8,7 @@ so one audio delay of the same value matches every frame. A frame whose processi
 already took longer than the delay leaves at once (counted in `late`).
 
 Sinks (virtual camera, stream, recorder) read the delay line instead of the engine —
-it offers the same `output` / `add_listener` interface (`FrameFeed`) — so they all see
+it offers the same `published` / `add_listener` interface (`FrameFeed`) — so they all see
 one delayed timeline, while the GUI preview keeps reading the engine, live.
 """
 
@@ -53,7 +53,7 @@ class DelayLine(Worker, Publisher):
         # One lock orders the engine-thread fast path and the worker's releases.
         self._cond = threading.Condition()
         self._held: deque[FramePacket] = deque()
-        self.published = 0
+        self.frames_published = 0
         self.late = 0
         self.dropped = 0
 
@@ -93,8 +93,8 @@ class DelayLine(Worker, Publisher):
             self._cond.notify_all()
 
     def _emit(self, packet: FramePacket) -> None:
-        self.output.publish(packet)
-        self.published += 1
+        self.published.publish(packet)
+        self.frames_published += 1
         self._listeners.notify(packet)
 
     def _run(self) -> None:

@@ -115,7 +115,7 @@ class OutputGuard(Publisher):
             return
         started = time.perf_counter_ns()
         guarded = self.guard(packet, self._settings())
-        self.output.publish(guarded)
+        self.published.publish(guarded)
         self._cost_ms = (time.perf_counter_ns() - started) / 1e6
         self._listeners.notify(guarded)
 

@@ -169,7 +169,7 @@ class Engine(Worker, Publisher):
             result = packet.result
             result.flags.writeable = False
             packet.published_ns = time.monotonic_ns()
-            self.output.publish(packet)
+            self.published.publish(packet)
             self.frames_published += 1
         t0 = time.perf_counter_ns()
         self.stats.record(packet, packet.processing_ms)

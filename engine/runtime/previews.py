@@ -122,7 +122,7 @@ class MiniPreviewRenderer(Worker):
                 self._wake.clear()
                 continue
             # Start right after a publish: the engine is then waiting for its next frame.
-            version, packet = self.engine.output.wait_newer(version, 0.2)
+            version, packet = self.engine.published.wait_newer(version, 0.2)
             if packet is None:
                 continue
             index %= len(keys)

@@ -63,9 +63,9 @@ class JpegFeed(Watched, LatestSink):
 
     def snapshot(self, timeout: float) -> bytes | None:
         """The current frame as JPEG (waiting up to `timeout` for a first frame)."""
-        _, packet = self.engine.output.read()
+        _, packet = self.engine.published.read()
         if packet is None:
-            _, packet = self.engine.output.wait_newer(0, timeout)
+            _, packet = self.engine.published.wait_newer(0, timeout)
         if packet is None:
             return None
         with self._cond:

@@ -47,8 +47,8 @@ def test_switching_faces_changes_the_output_at_once(qtbot, make_window, wait_rea
     first, second = window.gallery_panel.tiles()
 
     def output_captured_after(t_ns: int) -> np.ndarray:
-        qtbot.waitUntil(lambda: engine.output.read()[1].capture_ns > t_ns, timeout=10000)
-        return np.array(engine.output.read()[1].result)
+        qtbot.waitUntil(lambda: engine.published.read()[1].capture_ns > t_ns, timeout=10000)
+        return np.array(engine.published.read()[1].result)
 
     qtbot.mouseClick(second, Qt.MouseButton.LeftButton)
     assert engine.settings.swap.source_key == second.key
@@ -58,7 +58,7 @@ def test_switching_faces_changes_the_output_at_once(qtbot, make_window, wait_rea
     # The first frame captured after the click already carries the new face (the frame
     # in flight at the click may still show the old one).
     out_first = output_captured_after(time.monotonic_ns())
-    original = engine.output.read()[1].frame
+    original = engine.published.read()[1].frame
     # Grace Hopper on the astronaut differs from the astronaut on herself (measured 1.85
     # grey levels over the whole face box: her hair is kept off the forehead, the rest
     # of the face changes; an unchanged output scores 0).

@@ -48,8 +48,8 @@ def test_holding_space_shows_the_original(qtbot, make_window, wait_ready) -> Non
     wait_ready(window)
     qtbot.waitUntil(lambda: window.core.engine.settings.swap.source_key is not None)
     # Wait for a frame the swap changed (frames before the stages were built pass through).
-    qtbot.waitUntil(lambda: len(window.core.engine.output.read()[1].faces) > 0, timeout=10000)
-    _, packet = window.core.engine.output.read()
+    qtbot.waitUntil(lambda: len(window.core.engine.published.read()[1].faces) > 0, timeout=10000)
+    _, packet = window.core.engine.published.read()
     assert not np.array_equal(packet.result, packet.frame), "the swap changed nothing"
 
     def shown_equals(frame: np.ndarray) -> bool:
@@ -57,10 +57,10 @@ def test_holding_space_shows_the_original(qtbot, make_window, wait_ready) -> Non
 
     _space(window, QEvent.Type.KeyPress)
     assert window.original.showing
-    qtbot.waitUntil(lambda: shown_equals(window.core.engine.output.read()[1].frame))
+    qtbot.waitUntil(lambda: shown_equals(window.core.engine.published.read()[1].frame))
     _space(window, QEvent.Type.KeyRelease)
     assert not window.original.showing
-    qtbot.waitUntil(lambda: shown_equals(window.core.engine.output.read()[1].result))
+    qtbot.waitUntil(lambda: shown_equals(window.core.engine.published.read()[1].result))
 
 
 def test_closing_stops_every_thread(qtbot, make_window, wait_ready) -> None:

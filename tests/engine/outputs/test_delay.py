@@ -73,7 +73,7 @@ def test_frames_leave_delay_after_capture_in_order(live: LiveSession) -> None:
     assert len(timed) >= 5
     for packet, left_ns in timed:
         assert left_ns >= packet.capture_ns + delay_ms * 1_000_000
-    assert line.output.read()[1] is items[-1][0]
+    assert line.published.read()[1] is items[-1][0]
 
 
 def test_zero_delay_republishes_inline_on_engine_thread(live: LiveSession) -> None:

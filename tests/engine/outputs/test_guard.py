@@ -193,7 +193,7 @@ def test_a_frame_that_is_no_image_is_not_handed_on() -> None:
     for broken in (np.zeros((0, 0, 3), np.uint8), np.zeros(100, np.uint8), np.zeros((9, 9))):
         guard.offer(FramePacket(1, 0, broken, check=LOST))  # type: ignore[arg-type]
     assert [p.frame_id for p in got] == [0]
-    assert guard.output.read()[1] is got[0]  # the outputs keep showing the last frame
+    assert guard.published.read()[1] is got[0]  # the outputs keep showing the last frame
 
 
 def test_covers_hide_the_face_detail() -> None:

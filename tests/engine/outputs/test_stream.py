@@ -149,7 +149,7 @@ def test_snapshot_matches_the_engine_output(
     status, (headers, body) = _get(server.snapshot_url)
     assert status == 200 and headers["Content-Type"] == "image/jpeg"
     image = cv2.imdecode(np.frombuffer(body, np.uint8), cv2.IMREAD_COLOR)
-    _, packet = live.engine.output.read()
+    _, packet = live.engine.published.read()
     assert image is not None and packet is not None and image.shape == packet.result.shape
     # A frame from the same moving stream, at most a few frames apart: close, not equal.
     assert float(np.abs(image.astype(int) - packet.result).mean()) < 20

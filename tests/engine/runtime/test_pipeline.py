@@ -165,7 +165,7 @@ def test_engine_thread_processes_and_publishes_read_only_results(running: list[E
         assert packet.published_ns >= packet.capture_ns
     assert stage.threads == {"engine"}
     assert engine.frames_published == 3
-    version, front = engine.output.read()
+    version, front = engine.published.read()
     assert version == 3 and front is published[-1]
 
 
