@@ -77,11 +77,8 @@ class FramePacket:
     # The engine's time for all the stages (set after they ran): stats, the quality
     # governor and the benchmark read it.
     processing_ms: float = 0.0
-    # Stages that did not run this frame, and why ("tracking", "off", "no face").
+    # Stages that did not run this frame, and why ("off", "no face", "loading").
     skipped: dict[str, str] = field(default_factory=dict)
-    # The detector looked for faces in this very frame (not only tracked them): the
-    # landmarker then does not search again when every track is lost.
-    detector_ran: bool = False
     # Selector stages ("swapper", "enhancer") that ran their built-in stage although the
     # settings asked for a neural one, and why (loading, missing, failed).
     fallbacks: dict[str, str] = field(default_factory=dict)
@@ -100,7 +97,7 @@ class FramePacket:
     # The output guard's packet for the outputs says what it made of the frame.
     guard: GuardDecision | None = None
     # The built-in face models were not in yet (loading, or their load failed: the
-    # detector's skip reason says which), so no face was looked for: a live packet
+    # face stage's skip reason says which), so no face was looked for: a live packet
     # passes through (engine/stages/face_models.py), the output guard's "starting".
     face_models_loading: bool = False
     # "<stage>: <message>" when a stage raised on this packet (the engine catches it,
@@ -110,7 +107,7 @@ class FramePacket:
     # Set by the engine after the stages ran; None: never processed (treated as a miss).
     check: SwapCheck | None = None
     # Processed by the live engine thread: a stage may let work this frame does not need
-    # (the detector's periodic refresh) finish on a later frame. Offline runs
+    # (the face stage's periodic detection) finish on a later frame. Offline runs
     # (`fusecam swap`, tests) leave it False and stay frame-exact and repeatable.
     live: bool = False
 

@@ -7,8 +7,8 @@ A packet carries a `StepTimer`; code inside a stage wraps the parts worth seeing
 
 and code that has no packet (a renderer, a model wrapper) takes a `steps: StepTimer =
 NO_STEPS` argument and does the same with `steps.step(...)`. Names nest: the engine
-opens each stage (`landmarker`), so a step records as `landmarker/ort_run`, and a step
-inside it as `landmarker/mesh/ort_run`. A step that runs several times in one frame
+opens each stage (`faces`), so a step records as `faces/mesh`, and a step inside it as
+`faces/mesh/ort_run`. A step that runs several times in one frame
 (one per face) adds up. Times are wall-clock milliseconds on the calling thread.
 
 Profiling is off unless the engine is asked for it (`Engine.profile`): every packet then
@@ -143,7 +143,7 @@ NO_STEPS: StepTimer = _NoSteps()
 
 
 def parent_of(key: str) -> str:
-    """`landmarker/mesh/ort_run` → `landmarker/mesh`; a stage name → ""."""
+    """`faces/mesh/ort_run` → `faces/mesh`; a stage name → ""."""
     head, _, _ = key.rpartition(_SEP)
     return head
 

@@ -54,7 +54,7 @@ class StatsSnapshot:
     stages: dict[str, Summary]
     processing: Summary
     end_to_end: Summary
-    # Why stages skipped, counted since the last reset: {"detector": {"tracking": 290}}.
+    # Why stages skipped, counted since the last reset: {"hands": {"no face": 290}}.
     skipped: dict[str, dict[str, int]] = field(default_factory=dict)
     # The stages the newest frame skipped and why: what the HUD shows instead of a time.
     last_skipped: dict[str, str] = field(default_factory=dict)

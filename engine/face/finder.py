@@ -3,26 +3,24 @@ last frame's landmarks, or the detector. The one owner of the cross-frame face s
 (the `FaceTracker`: tracks, their crops, smoothing filters, the detection schedule, the
 background refresh); nothing outside this module reads or changes a track.
 
-The detector and landmarker stages are the finder's two timed halves, and what one
-hands the next in a frame is the packet's (`faces`: the tracked faces to mesh, by track
-id; `detector_ran`). The detector stage asks `find` at the start of every frame: detect
-here (no face tracked, a track lost, the periodic refresh offline), start the periodic
-refresh on the background thread (live frames while every face is tracked), or only
-track. The landmarker asks `crop` where to mesh each face, and hands the mesh back:
-`follow` (the track takes the landmarks, smoothed) or `lose` (the face slipped out of
-its crop). When every tracked face was lost in a frame nothing searched yet (a jump, a
-cut), it asks `search_again` rather than show the unswapped face for a frame.
+The face stage (engine/stages/faces.py) holds the finder and drives it through a frame.
+It asks `find` first: detect here (no face tracked, a track lost, the periodic refresh
+offline), start the periodic refresh on the background thread (live frames while every
+face is tracked), or only track. Then, for each face `faces` lists, it asks `crop` where
+to mesh it and hands the mesh back: `follow` (the track takes the landmarks, smoothed)
+or `lose` (the face slipped out of its crop). When every tracked face was lost in a
+frame nothing searched yet (a jump, a cut), it asks `search_again` rather than show the
+unswapped face for a frame.
 
-Why the two stages share this object rather than the packet carrying the tracks: the
-state outlives a packet (a packet lives one frame, is dropped when a newer one
-overwrites it, and the swapper's selector runs on a copy), and the landmarker's search
-again must change it in the middle of its own frame.
+Why a stage holds this object rather than the packet carrying the tracks: the state
+outlives a packet (a packet lives one frame, is dropped when a newer one overwrites it,
+and the swapper's selector runs on a copy), and the search again changes it in the
+middle of a frame.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
 
 from engine.core.face_records import Detection, Face
 from engine.core.profile import NO_STEPS, StepTimer
@@ -33,12 +31,9 @@ from engine.face.background import BackgroundDetector, DetectionJob
 from engine.face.roi import Roi, roi_from_detection
 from engine.face.tracker import FaceTracker, Track
 
-# Why the detector did not search this frame: the faces came from the tracks, or the
-# periodic refresh went to the background thread.
-NotSearched = Literal["tracking", "background"]
-# The profile key of the refresh's time (`background/detector`): it is the detector
-# stage's work, done on another thread.
-BACKGROUND_STEP = "detector"
+# The profile key of the refresh's time (`background/detect`): the face stage's "detect"
+# step, done on another thread.
+BACKGROUND_STEP = "detect"
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +42,7 @@ class Crop:
 
     roi: Roi
     # The track's first frame: the crop is the detector's box, looser than a mesh's,
-    # so the landmarker meshes again around what it found.
+    # so the face stage meshes again around what it found.
     first: bool
 
 
@@ -87,9 +82,10 @@ class FaceFinder:
         *,
         live: bool,
         steps: StepTimer = NO_STEPS,
-    ) -> NotSearched | None:
-        """Start a frame: take a finished background refresh, then detect here (None)
-        or say why not. Live frames may hand the periodic refresh to the background;
+    ) -> bool:
+        """Start a frame: take a finished background refresh, then detect here (True)
+        or not (the faces come from the tracks, or the periodic refresh went to the
+        background thread). Live frames may hand that refresh to the background;
         offline ones never do, so the same input always gives the same output."""
         if self._background is None:
             self._background = BackgroundDetector(analyzer)
@@ -97,14 +93,14 @@ class FaceFinder:
         tracker.begin_frame()
         self._take_background(frame, settings, steps)
         if not tracker.needs_detection(settings.detection):
-            return "tracking"
+            return False
         if live and tracker.tracking and self._start_background(frame, settings):
-            return "background"
+            return False
         with steps.step("detect"):
             detections = analyzer.detect(frame, settings.detection, steps)
         with steps.step("match"):
             self._add(detections, frame, settings)
-        return None
+        return True
 
     def faces(self, *, detected: bool) -> list[Face]:
         """The tracked faces, each with the box that found it when the detector ran this
@@ -143,9 +139,10 @@ class FaceFinder:
         if track is not None:
             self._tracker.drop(track)
 
-    def lost_all(self, kept: list[Face], detector_ran: bool) -> bool:
-        """Every tracked face was lost in this frame and nothing searched it yet."""
-        return not kept and not self._tracker.tracks and not detector_ran
+    def lost_all(self, kept: list[Face], *, searched: bool) -> bool:
+        """Every tracked face was lost in this frame and nothing searched it yet
+        (`searched`: `find` detected in this frame)."""
+        return not kept and not self._tracker.tracks and not searched
 
     def search_again(
         self,

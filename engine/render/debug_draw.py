@@ -1,4 +1,4 @@
-"""The debug overlay's drawing: face boxes, the mesh, the landmarker's next crop and the
+"""The debug overlay's drawing: face boxes, the mesh, the mesh's next crop and the
 pose axes with their angles, drawn on a copy of the output."""
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ def draw_faces(out: Frame, faces: Sequence[Face], edges: np.ndarray) -> None:
             cv2.rectangle(out, (x0, y0), (x1, y1), (0, 200, 255), 1, cv2.LINE_AA)
         if face.landmarks is None:
             continue
-        # The square the landmarker crops next (detector boxes come only on the
+        # The square the mesh crops next (detector boxes come only on the
         # frames where the detector ran).
         corners = cv2.boxPoints(_roi_rect(roi_from_landmarks(face.landmarks)))
         square = [np.round(corners * 4).astype(np.int32)]

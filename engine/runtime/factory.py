@@ -8,16 +8,14 @@ from pathlib import Path
 
 from engine.core.paths import DEFAULT_SOURCE_FACE
 from engine.core.settings import EngineSettings
-from engine.face.finder import FaceFinder
 from engine.face.fit import FaceFitter
 from engine.stages.base import Stage
 from engine.stages.composite import CompositeStage
-from engine.stages.detect import DetectStage
 from engine.stages.enhance_builtin import BuiltinEnhanceStage
 from engine.stages.face_models import FaceModels
+from engine.stages.faces import FaceStage
 from engine.stages.fit import FitStage
 from engine.stages.hands import HandStage
-from engine.stages.landmarks import LandmarkStage
 from engine.stages.neural_enhance import NeuralEnhanceStage
 from engine.stages.neural_swap import NeuralSwapStage
 from engine.stages.overlay import OverlayStage
@@ -33,7 +31,7 @@ def build_stages(
     models: FaceModels | None = None,
     library: SourceLibrary | None = None,
 ) -> list[Stage]:
-    """The live pipeline: detect-or-track → mesh → fit → swap → enhance → composite →
+    """The live pipeline: faces (detect or track, mesh) → fit → swap → enhance → composite →
     overlay. Quick: no model loads here. The bundled face models are the library's
     (`models`, if given, instead), on `settings.models.provider` for a library made
     here; unless they are loaded already they load in the background from now on
@@ -58,11 +56,9 @@ def build_stages(
             else FaceModels(lambda: shared_library.analyzer)
         )
     models.start(settings)
-    finder = FaceFinder()  # the detector and landmarker follow the same faces
     fitter = FaceFitter()
     return [
-        DetectStage(models, finder),
-        LandmarkStage(models, finder),
+        FaceStage(models),
         FitStage(fitter),
         SwapperSelector(
             SwapStage(library, FaceRenderer(fitter)),
@@ -90,7 +86,7 @@ def wait_for_face_models(stages: Sequence[Stage], settings: EngineSettings) -> N
     the app's build task waits here, off the GUI and engine threads, to report ready
     stages and their providers, or why they cannot start."""
     for stage in stages:
-        if isinstance(stage, DetectStage):
+        if isinstance(stage, FaceStage):
             stage.models.wait(settings)
 
 

@@ -3,11 +3,11 @@ same lifecycle as every other model: loaded on a named background thread
 (`load-face-models`, stages/loader.py), never on the engine thread or the thread that
 builds the stages.
 
-The detector and landmarker stages share one `FaceModels`, as they share the face
-tracker. Until the models are ready a live frame passes through: the detector skips it
-with the reason "loading" and marks the packet (`face_models_loading`, the output
-guard's "starting"). An offline packet (`packet.live` False: `fusecam swap`, tests)
-waits for the load instead, so the same input always gives the same frames.
+The face stage (stages/faces.py) owns one `FaceModels`. Until the models are ready a
+live frame passes through: the face stage skips it with the reason "loading" and marks
+the packet (`face_models_loading`, the output guard's "starting"). An offline packet
+(`packet.live` False: `fusecam swap`, tests) waits for the load instead, so the same
+input always gives the same frames.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from engine.face.analyzer import FaceAnalyzer
 from engine.models.onnx import ModelLoadError
 from engine.stages.loader import BackgroundLoader
 
-LOADING = "loading"  # the detector's skip reason while the models load
+LOADING = "loading"  # the face stage's skip reason while the models load
 _KEY = "bundled"  # one configuration: the provider is fixed when the stages are built
 _WAIT_S = 60.0  # four small bundled models; a cold disk on a slow machine
 

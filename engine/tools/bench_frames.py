@@ -2,12 +2,13 @@
 process's CPU time, and the garbage collector's pauses during a run.
 
 A frame is slow because some stage (or one of its sub-steps, when profiling) took longer
-than it usually does: a detector re-run on a frame where tracking normally skips it, a
-scene cut that makes the mesh search again. So the culprit of a frame is the stage with
-the largest excess over its typical time, where "typical" is the median over every
-measured frame with a skipped stage counted as 0 ms (a detector that runs one frame in
-ten has a typical time of 0, and its run is all excess); inside it, the step with the
-largest excess, followed down to the deepest level the profile has.
+than it usually does: the face stage detecting on a frame where it usually only tracks,
+a scene cut that makes it search again. So the culprit of a frame is the stage with the
+largest excess over its typical time, where "typical" is the median over every measured
+frame with a skipped stage or a step that did not run counted as 0 ms (the face stage's
+"detect", run one frame in thirty, has a typical time of 0, and its run is all excess);
+inside it, the step with the largest excess, followed down to the deepest level the
+profile has.
 """
 
 from __future__ import annotations

@@ -12,6 +12,7 @@ import pytest
 from numpy.typing import NDArray
 
 from engine.core.imageio import read_image
+from engine.core.packet import FramePacket
 from engine.core.paths import SAMPLE_FACES_DIR
 from engine.core.types import Frame
 from engine.face.mesh import topology
@@ -50,6 +51,14 @@ def single_person_params() -> list[object]:
         for p in shared_single_person_photos()
     ]
     return [*bundled, *shared]
+
+
+def searched(packet: FramePacket) -> bool:
+    """The face stage ran the detector in this frame, on its own thread: its profile
+    holds the finder's "detect" step or the "redetect" after every track was lost. The
+    packet needs a `StepTimer`; a stage run outside the engine records steps unprefixed."""
+    assert packet.steps.enabled, "give the packet a StepTimer"
+    return bool({"detect", "redetect"} & packet.steps.times_ms.keys())
 
 
 def load(path: Path) -> Frame:

@@ -15,8 +15,8 @@ from app.cli.inputs import make_source
 from app.cli.main import build_parser, main
 from engine.core.imageio import write_image
 from engine.core.packet import FramePacket
-from engine.core.settings import DetectionSettings
 from engine.core.slots import LatestSlot
+from engine.face.finder import BACKGROUND_STEP
 from engine.tools.profile_report import OTHER, stage_coverage
 
 RED = (0, 0, 255)
@@ -84,7 +84,7 @@ def test_profile_steps_add_up_to_their_stages(
         # account for at least 90 % of its own time (what no step covers is "(other)"),
         # or leave under 0.1 ms a frame untimed: the fitter takes ~0.4 ms, and the step
         # timer's own overhead was 7-16 % of it on this shared machine.
-        assert {"landmarker", "fitter"} <= set(coverage)
+        assert {"faces", "fitter"} <= set(coverage)
         for stage, covered in coverage.items():
             other = rows[f"{stage}/{OTHER}"]
             untimed_ms = other.get("cpu_ms", other["mean_ms"])
@@ -96,29 +96,25 @@ def test_profile_steps_add_up_to_their_stages(
             ]
             total = sum(r["mean_ms"] for r in steps)  # (other) included: the whole stage
             assert total == pytest.approx(rows[stage]["mean_ms"], rel=0.01, abs=0.01)
-        assert {"landmarker/crop", "landmarker/ort_run", "landmarker/decode"} <= set(rows)
+        mesh = ("faces/mesh/crop", "faces/mesh/ort_run", "faces/mesh/decode")
+        assert {"faces/mesh", *mesh, "faces/track", "faces/eyes"} <= set(rows)
         # CPU time of the engine thread: never more than the wall time it took (one
         # thread), and what the comparison of two builds on a busy machine rests on.
-        for key in ("landmarker", "landmarker/ort_run", "fitter", "processing"):
+        for key in ("faces", "faces/mesh/ort_run", "fitter", "processing"):
             assert 0 < rows[key]["cpu_ms"] <= rows[key]["mean_ms"] * 1.02 + 0.01, rows[key]
-        assert rows["landmarker"]["frames"] == run["frames"]
-        assert f"landmarker/{OTHER}" in rows
+        assert rows["faces"]["frames"] == rows["faces/mesh"]["frames"] == run["frames"]
+        assert f"faces/{OTHER}" in rows
         # The engine's own work, per processed frame.
         assert {"engine/queue", "engine/publish"} <= set(rows)
-        # A stage's timing is over the frames it ran in. The demo's face is found in the
-        # warm-up; from then on it is tracked, and the detector's refresh every 30 frames
-        # runs in the background (live), so no measured frame waits for the detector.
-        detector = run["stages"]["detector"]
-        assert detector["ran"] == 0 and "detector" not in rows
-        assert sum(detector["skipped"].values()) == run["frames"]
-        # The paced run drops frames on a busy machine: with fewer processed than the
-        # refresh interval, none may have been due (counted in processed frames).
-        if run["frames"] > DetectionSettings().redetect_every:
-            assert set(detector["skipped"]) == {"tracking", "background"}
-        else:
-            assert set(detector["skipped"]) <= {"tracking", "background"}
-        if "background/detector" in rows:  # a refresh's result joined a measured frame
-            assert rows["background/detector"]["p50_ms"] > 0
+        # The demo's face is found in the warm-up; from then on it is tracked, and the
+        # detector's refresh every 30 frames runs in the background (live), so no
+        # measured frame waits for the detector: the face stage's time is the mesh's.
+        faces = run["stages"]["faces"]
+        assert faces["ran"] == run["frames"] and "skipped" not in faces
+        assert not {"faces/detect", "faces/match", "faces/redetect"} & set(rows)
+        background = f"background/{BACKGROUND_STEP}"
+        if background in rows:  # a refresh's result joined a measured frame
+            assert rows[background]["p50_ms"] > 0
 
 
 def test_the_table_names_what_did_not_run(capsys: pytest.CaptureFixture[str]) -> None:
@@ -126,8 +122,8 @@ def test_the_table_names_what_did_not_run(capsys: pytest.CaptureFixture[str]) ->
     table, err = capsys.readouterr()
     assert code == 0, err
     lines = [line for line in table.splitlines() if line.startswith("  ")]
-    detector = next(line for line in lines if line.split()[0] == "detector")
-    assert "(tracking " in detector
+    faces = next(line for line in lines if line.split()[0] == "faces")
+    assert faces.endswith("  12/12")  # tracking is the face stage's work, not a skip
     enhancer = next(line for line in lines if line.split()[0] == "enhancer")
     assert "(off 12)" in enhancer and "0/12" in enhancer and "0.00" not in enhancer
     assert any(line.split()[0] == "ort_run" for line in lines)  # the profile table

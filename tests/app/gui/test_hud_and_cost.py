@@ -19,7 +19,7 @@ def test_hud_shows_fps_latency_stages_and_provider(qtbot, make_window, wait_read
     qtbot.waitUntil(
         lambda: (
             window.hud.data.fps > 0
-            and "landmarker" in {s.name for s in window.hud.data.stages}
+            and "faces" in {s.name for s in window.hud.data.stages}
             and "CPU" in window.hud.data.lines()[1]
         ),
         timeout=20000,
@@ -40,25 +40,25 @@ def test_a_stage_that_did_not_run_reads_as_skipped_not_zero(qtbot) -> None:
     frame = np.zeros((8, 8, 3), np.uint8)
     for frame_id in range(4):
         packet = FramePacket(frame_id, 0, frame, published_ns=1)
-        packet.timings_ms["landmarker"] = 4.0
-        if frame_id == 0:
-            packet.timings_ms["detector"] = 9.0
-        else:
-            packet.skip("detector", "tracking")
+        packet.timings_ms["faces"] = 4.0
         packet.skip("enhancer", "off")
+        if frame_id == 0:
+            packet.timings_ms["hands"] = 9.0
+        else:
+            packet.skip("hands", "no face")
         stats.record(packet, 13.0)
-    data = HudData.from_snapshot(stats.snapshot(), (), order=("detector", "landmarker", "enhancer"))
+    data = HudData.from_snapshot(stats.snapshot(), (), order=("faces", "enhancer", "hands"))
     texts = [stage.text() for stage in data.stages]
-    assert texts == ["detector tracking", "landmarker 4.0 ms", "enhancer off"]
+    assert texts == ["faces 4.0 ms", "enhancer off", "hands no face"]
     hud = HudOverlay()
     qtbot.addWidget(hud)
     hud.set_data(data)
-    # The time bar: the landmarker's colour fills its share; the skipped detector (first
-    # colour) takes no room, though its legend square is still drawn.
+    # The time bar: the face stage's colour (the first) fills its share; the skipped
+    # enhancer and hands take no room, though their legend squares are still drawn.
     image = hud.grab().toImage()
     bar_y = PAD + 12 + 16 * len(data.lines()) + 4 + 5
     bar = {image.pixelColor(x, bar_y).name() for x in range(PAD, CARD_W - PAD)}
-    assert PALETTE[1] in bar and PALETTE[0] not in bar and PALETTE[2] not in bar
+    assert PALETTE[0] in bar and PALETTE[1] not in bar and PALETTE[2] not in bar
 
 
 def test_hud_data_from_numbers() -> None:

@@ -23,14 +23,14 @@ def test_window_opens_and_preview_updates(qtbot, make_window, wait_ready) -> Non
     assert image is not None and (image.width(), image.height()) == (320, 180)
 
     # The HUD is fed from the engine's stats (its next tick after the stages were built;
-    # the stages show while their face models load, "detector loading", then the
+    # the stages show while their face models load, "faces loading", then the
     # providers the models run on).
     def names() -> list[str]:
         return [s.name for s in window.hud.data.stages]
 
     def hud_ready() -> bool:
         data = window.hud.data
-        return data.fps > 0 and "detector" in names() and bool(data.providers)
+        return data.fps > 0 and "faces" in names() and bool(data.providers)
 
     qtbot.waitUntil(hud_ready, timeout=5000)  # the execution provider in use must be shown
     assert "compositor" in names()

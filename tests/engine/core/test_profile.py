@@ -46,7 +46,7 @@ def test_a_step_that_raises_still_records_and_closes() -> None:
 
 
 def test_profiling_off_records_nothing() -> None:
-    NO_STEPS.begin("landmarker")
+    NO_STEPS.begin("faces")
     with NO_STEPS.step("ort_run"):
         pass
     NO_STEPS.add("queue", 3.0)

@@ -13,15 +13,13 @@ import pytest
 from engine.core.packet import FramePacket
 from engine.core.settings import DetectionSettings, EngineSettings, OutputSettings
 from engine.face.analyzer import FaceAnalyzer
-from engine.face.finder import FaceFinder
 from engine.face.fit import FaceFitter
 from engine.runtime.factory import build_stages, with_sources
 from engine.runtime.pipeline import Engine
 from engine.stages.base import Stage
-from engine.stages.detect import DetectStage
 from engine.stages.face_models import FaceModels
+from engine.stages.faces import FaceStage
 from engine.stages.fit import FitStage
-from engine.stages.landmarks import LandmarkStage
 from engine.stages.overlay import OverlayStage
 from engine.swap.library import SourceLibrary
 from tests.engine.face_data import BUNDLED, load
@@ -55,10 +53,8 @@ def overlay_on() -> EngineSettings:
 
 
 def face_stages(analyzer: FaceAnalyzer) -> list[Stage]:
-    finder, models = FaceFinder(), FaceModels.ready(analyzer)
     return [
-        DetectStage(models, finder),
-        LandmarkStage(models, finder),
+        FaceStage(FaceModels.ready(analyzer)),
         FitStage(FaceFitter()),
         OverlayStage(),
     ]
@@ -176,8 +172,9 @@ def test_debug_overlay_draws_on_and_near_the_face(analyzer: FaceAnalyzer, frames
     stages = face_stages(analyzer)
     for i in range(frames):
         packet = run(stages, canvas, overlay_on(), i)
-    assert packet.detector_ran == (frames == 1)
     assert len(packet.faces) == 1
+    # The detector's box comes with the face on the frame that found it only.
+    assert (packet.faces[0].detection is not None) == (frames == 1)
     landmarks = packet.faces[0].landmarks
     assert landmarks is not None
     assert packet.output is not None

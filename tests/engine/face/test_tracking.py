@@ -11,19 +11,18 @@ import numpy as np
 import pytest
 
 from engine.core.packet import FramePacket
+from engine.core.profile import StepTimer
 from engine.core.settings import DetectionSettings, EngineSettings, TrackingSettings
 from engine.core.types import Frame
 from engine.face.analyzer import FaceAnalyzer
-from engine.face.finder import FaceFinder
 from engine.face.fit import FaceFitter
 from engine.face.one_euro import OneEuroFilter
 from engine.face.roi import roi_from_landmarks
 from engine.stages.base import Stage
-from engine.stages.detect import DetectStage
 from engine.stages.face_models import FaceModels
+from engine.stages.faces import FaceStage
 from engine.stages.fit import FitStage
-from engine.stages.landmarks import LandmarkStage
-from tests.engine.face_data import BUNDLED, OBAMA_VIDEO, inter_ocular, load, paste
+from tests.engine.face_data import BUNDLED, OBAMA_VIDEO, inter_ocular, load, paste, searched
 
 FPS = 30.0
 ReadFrames = Callable[[Path], list[Frame]]  # the `read_frames` fixture (tests/conftest.py)
@@ -34,14 +33,9 @@ def analyzer() -> FaceAnalyzer:
     return FaceAnalyzer.bundled()
 
 
-def face_stages(analyzer: FaceAnalyzer) -> tuple[FaceFinder, list[Stage]]:
-    finder, models = FaceFinder(), FaceModels.ready(analyzer)
-    stages: list[Stage] = [
-        DetectStage(models, finder),
-        LandmarkStage(models, finder),
-        FitStage(FaceFitter()),
-    ]
-    return finder, stages
+def face_stages(analyzer: FaceAnalyzer) -> tuple[FaceStage, list[Stage]]:
+    faces = FaceStage(FaceModels.ready(analyzer))
+    return faces, [faces, FitStage(FaceFitter())]
 
 
 def run_stages(
@@ -50,10 +44,11 @@ def run_stages(
     settings: EngineSettings,
     after_each: Callable[[FramePacket], None] | None = None,
 ) -> list[FramePacket]:
-    """Every frame in order, stamped as a camera at FPS would stamp it."""
+    """Every frame in order, stamped as a camera at FPS would stamp it, and profiled
+    (which frames detected: `searched`)."""
     packets = []
     for i, frame in enumerate(frames):
-        packet = FramePacket(i, 5_000_000_000 + round(i * 1e9 / FPS), frame)
+        packet = FramePacket(i, 5_000_000_000 + round(i * 1e9 / FPS), frame, steps=StepTimer())
         for stage in stages:
             packet = stage.process(packet, settings)
         packets.append(packet)
@@ -123,10 +118,10 @@ def test_obama_video_is_tracked_in_every_frame_with_few_detector_calls(
 ) -> None:
     frames = read_frames(testdata_dir / OBAMA_VIDEO)
     assert len(frames) > 200
-    finder, stages = face_stages(analyzer)
+    faces, stages = face_stages(analyzer)
     packets = run_stages(stages, frames, EngineSettings())
     with_face = sum(1 for p in packets if p.faces)
-    detector_calls = sum(1 for p in packets if p.detector_ran)
+    detector_calls = sum(1 for p in packets if searched(p))
     track_ids = {f.track_id for p in packets for f in p.faces}
     print(
         f"obama_1.mp4: {len(frames)} frames, face in {with_face}, "
@@ -135,7 +130,7 @@ def test_obama_video_is_tracked_in_every_frame_with_few_detector_calls(
     assert with_face == len(frames)
     assert all(len(p.faces) == 1 for p in packets)
     assert all(p.faces[0].landmarks is not None and p.faces[0].fit is not None for p in packets)
-    assert detector_calls == finder.detections_run
+    assert detector_calls == faces.finder.detections_run
     assert detector_calls <= len(frames) / 10
     assert track_ids == {0}  # never lost, never restarted
 
@@ -175,12 +170,13 @@ def test_a_moving_face_keeps_its_track_and_fresh_boxes(analyzer: FaceAnalyzer) -
     assert reference.detection is not None
     face_width = reference.detection.width
     settings = dataclasses.replace(EngineSettings(), detection=DetectionSettings(redetect_every=10))
-    finder, stages = face_stages(analyzer)
+    faces, stages = face_stages(analyzer)
+    finder = faces.finder
     crop_x: list[float] = []  # where the tracker's crop (from the raw mesh) was centred
     packets = run_stages(stages, frames, settings, lambda _: crop_x.append(finder.tracks[0].roi.cx))
     assert all(len(p.faces) == 1 for p in packets)
     assert {p.faces[0].track_id for p in packets} == {0}
-    ran = [i for i, p in enumerate(packets) if p.detector_ran]
+    ran = [i for i, p in enumerate(packets) if searched(p)]
     assert ran == list(range(0, 45, 10))
     assert finder.detections_run == len(ran)
     reference_crop_x = roi_from_landmarks(reference.landmarks).cx
@@ -207,7 +203,7 @@ def test_a_moving_face_keeps_its_track_and_fresh_boxes(analyzer: FaceAnalyzer) -
 def test_redetection_refreshes_the_box_of_a_tracked_face(analyzer: FaceAnalyzer) -> None:
     frames, xs = moving_face(12, 20.0)
     settings = dataclasses.replace(EngineSettings(), detection=DetectionSettings(redetect_every=5))
-    finder, stages = face_stages(analyzer)
+    faces, stages = face_stages(analyzer)
     packets = run_stages(stages, frames, settings)
     first, again = packets[0].faces[0].detection, packets[5].faces[0].detection
     assert first is not None
@@ -215,21 +211,21 @@ def test_redetection_refreshes_the_box_of_a_tracked_face(analyzer: FaceAnalyzer)
     assert packets[5].faces[0].track_id == 0
     moved = again.center[0] - first.center[0]
     assert moved == pytest.approx(xs[5] - xs[0], abs=8.0)
-    assert len(finder.tracks) == 1
+    assert len(faces.finder.tracks) == 1
 
 
 def test_a_face_that_leaves_is_dropped_and_found_again(analyzer: FaceAnalyzer) -> None:
     face, _ = moving_face(1, 0.0)
     blank = np.full_like(face[0], 128)
     frames = [face[0]] * 5 + [blank] * 5 + [face[0]] * 5
-    finder, stages = face_stages(analyzer)
+    faces, stages = face_stages(analyzer)
     packets = run_stages(stages, frames, EngineSettings())
     counts = [len(p.faces) for p in packets]
     assert counts == [1] * 5 + [0] * 5 + [1] * 5
     # While no face is tracked the detector runs on every frame, then tracking resumes.
-    ran = [p.detector_ran for p in packets]
+    ran = [searched(p) for p in packets]
     assert ran[:5] == [True, False, False, False, False]
     assert all(ran[6:11])
     assert ran[11:] == [False] * 4
     assert packets[-1].faces[0].track_id == 1  # a new track for the returning face
-    assert finder.tracks[0].track_id == 1
+    assert faces.finder.tracks[0].track_id == 1

@@ -24,12 +24,11 @@ from engine.core.packet import FramePacket
 from engine.core.settings import EngineSettings, FaceLostAction, OutputSettings
 from engine.core.types import Frame
 from engine.face.analyzer import FaceAnalyzer
-from engine.face.finder import FaceFinder
 from engine.outputs.guard import OutputGuard
 from engine.runtime.factory import build_stages, with_sources
 from engine.runtime.pipeline import Engine
 from engine.stages.base import Stage
-from engine.stages.detect import DetectStage
+from engine.stages.faces import FaceStage
 from engine.swap.library import SourceLibrary
 
 pytestmark = [pytest.mark.testdata, pytest.mark.slow]
@@ -46,18 +45,18 @@ LAST = 160
 
 
 class DropFaces(Stage):
-    """After the detector: on chosen frames the tracker loses the face and the packet
+    """After the face stage: on chosen frames the tracker loses the face and the packet
     carries none — what a missed detection on a fast turn looks like downstream."""
 
     name: ClassVar[str] = "test_drop_faces"
 
-    def __init__(self, finder: FaceFinder, frames: set[int]) -> None:
-        self.finder = finder
+    def __init__(self, faces: FaceStage, frames: set[int]) -> None:
+        self.faces = faces
         self.frames = frames
 
     def process(self, packet: FramePacket, settings: EngineSettings) -> FramePacket:
         if packet.frame_id in self.frames:
-            self.finder.reset()
+            self.faces.finder.reset()
             packet.faces = []
         return packet
 
@@ -147,10 +146,10 @@ def test_no_output_frame_shows_the_unswapped_face(clip) -> None:  # type: ignore
     library = SourceLibrary(analyzer)
     settings = with_sources(EngineSettings(), library)
     stages = build_stages(settings, library=library)
-    detect = stages[0]
-    assert isinstance(detect, DetectStage)
-    stages.insert(1, DropFaces(detect.finder, _ids(frames, DROPPED)))
-    stages.insert(5, FailOn(_ids(frames, FAILING)))
+    faces = stages[0]
+    assert isinstance(faces, FaceStage)
+    stages.insert(1, DropFaces(faces, _ids(frames, DROPPED)))
+    stages.insert(4, FailOn(_ids(frames, FAILING)))
     engine = Engine([], settings)  # pass-through until the stages are "built"
     guarded: dict[FaceLostAction | str, list[FramePacket]] = {}
     for action in (*ACTIONS, "off"):

@@ -61,8 +61,7 @@ def test_every_live_stage_follows_the_contract_with_a_unique_name() -> None:
     assert len(set(names)) == len(names), names
     # The timing keys packets, the HUD and the bench JSON show.
     assert names == [
-        "detector",
-        "landmarker",
+        "faces",
         "fitter",
         "swapper",
         "enhancer",
@@ -72,7 +71,7 @@ def test_every_live_stage_follows_the_contract_with_a_unique_name() -> None:
     ]
     session = LiveSession(Engine(stages))
     assert session.prepare_stages() == {}
-    assert "CPUExecutionProvider" in session.providers()  # detector and mesh
+    assert "CPUExecutionProvider" in session.providers()  # the face models
     assert session.stop(0.5)
 
 

@@ -21,8 +21,8 @@ from engine.runtime.factory import build_stages, with_sources
 from engine.runtime.pipeline import Engine
 from engine.runtime.session import LiveSession
 from engine.sources.image import ImageSource
-from engine.stages.detect import DetectStage
 from engine.stages.face_models import LOADING, FaceModels
+from engine.stages.faces import FaceStage
 from engine.swap.library import SourceLibrary
 
 TARGET = SAMPLE_FACES_DIR / "grace_hopper.jpg"
@@ -72,8 +72,8 @@ def _sourced() -> tuple[EngineSettings, SourceLibrary]:
     return with_sources(CPU, library), library
 
 
-def _detector(stages: list[object]) -> DetectStage:
-    return next(s for s in stages if isinstance(s, DetectStage))
+def _faces(stages: list[object]) -> FaceStage:
+    return next(s for s in stages if isinstance(s, FaceStage))
 
 
 def test_a_live_run_passes_frames_through_loading_until_the_first_swap() -> None:
@@ -85,7 +85,7 @@ def test_a_live_run_passes_frames_through_loading_until_the_first_swap() -> None
 
     def listen(packet: FramePacket) -> None:
         packets.append(packet)
-        if packet.skipped.get("detector") == LOADING:
+        if packet.skipped.get("faces") == LOADING:
             loading.set()
         if packet.check is not None and packet.check.swapped:
             swapped.set()
@@ -104,7 +104,7 @@ def test_a_live_run_passes_frames_through_loading_until_the_first_swap() -> None
     assert load.thread_name == "load-face-models"
     assert load.thread_name not in {engine.name, source.name, threading.current_thread().name}
     first_swap = next(i for i, p in enumerate(packets) if p.check and p.check.swapped)
-    held = [p for p in packets[:first_swap] if p.skipped.get("detector") == LOADING]
+    held = [p for p in packets[:first_swap] if p.skipped.get("faces") == LOADING]
     assert held and held == packets[: len(held)]  # "loading" first, then never again
     for packet in held:
         assert packet.face_models_loading and packet.faces == []
@@ -126,7 +126,7 @@ def test_offline_packets_wait_for_the_models_instead_of_passing_through() -> Non
     load.release.set()
     worker.join(_SAFETY_S)
     (packet,) = result
-    assert "detector" not in packet.skipped and not packet.face_models_loading
+    assert "faces" not in packet.skipped and not packet.face_models_loading
     assert packet.check is not None and packet.check.swapped  # the very first frame
     for stage in engine.stages:
         stage.close()
@@ -135,10 +135,10 @@ def test_offline_packets_wait_for_the_models_instead_of_passing_through() -> Non
 def test_the_stages_load_the_librarys_models_on_the_loader_thread() -> None:
     library = RecordingLibrary()
     stages = build_stages(CPU, library=library)  # returns before the models are in
-    analyzer = _detector(stages).models.wait(CPU)
+    analyzer = _faces(stages).models.wait(CPU)
     assert library.loaded_on == ["load-face-models"]
     assert analyzer is library.analyzer  # one set for the stages and the source photos
-    assert _detector(stages).providers() == ("CPUExecutionProvider",)
+    assert _faces(stages).providers() == ("CPUExecutionProvider",)
     for stage in stages:
         stage.close()
 
@@ -147,7 +147,7 @@ def test_models_loaded_already_serve_the_first_live_frame() -> None:
     """A library that read a source photo has its models: no thread, no wait."""
     settings, library = _sourced()
     stages = build_stages(settings, library=library)
-    assert _detector(stages).models.analyzer is library.analyzer
+    assert _faces(stages).models.analyzer is library.analyzer
     packet = Engine(stages, settings).process(FramePacket(0, 0, read_image(TARGET), live=True))
     assert packet.check is not None and packet.check.swapped
     for stage in stages:
@@ -160,9 +160,9 @@ def test_a_model_that_cannot_load_says_why_live_and_fails_prepare() -> None:
     load.release.set()
     stages = build_stages(settings, models=FaceModels(load), library=library)
     with pytest.raises(ModelLoadError, match="face_landmark"):
-        _detector(stages).prepare(settings)
+        _faces(stages).prepare(settings)
     packet = Engine(stages, settings).process(FramePacket(0, 0, read_image(TARGET), live=True))
-    assert "face_landmark" in packet.skipped["detector"]
+    assert "face_landmark" in packet.skipped["faces"]
     assert packet.check is not None and packet.check.miss == "starting"
     for stage in stages:
         stage.close()

@@ -1,4 +1,4 @@
-"""The landmarker refines the eyes (the iris model) only on faces the swap can use: in
+"""The face stage refines the eyes (the iris model) only on faces the swap can use: in
 "main" mode the first face kept; every face otherwise. Skipping the others must not change
 a single output pixel."""
 
@@ -17,15 +17,15 @@ from engine.core.settings import EngineSettings, FaceSelection
 from engine.face.analyzer import FaceAnalyzer
 from engine.runtime.factory import build_stages, with_sources
 from engine.runtime.pipeline import Engine
-from engine.stages.landmarks import LandmarkStage
+from engine.stages.faces import FaceStage
 from engine.swap.library import SourceLibrary
 from engine.tools.bench_clips import write_side_by_side
 
 FRAMES = 4
 
 
-class RefineEveryFace(LandmarkStage):
-    """The landmarker as it was before the rule: every face's eyes refined."""
+class RefineEveryFace(FaceStage):
+    """The face stage as if there were no rule: every face's eyes refined."""
 
     def refines_eyes(self, kept: list[Face], settings: EngineSettings) -> bool:
         return True
@@ -55,9 +55,9 @@ def run(frames: list[np.ndarray], mode: FaceSelection, every_face: bool) -> list
     )
     stages = build_stages(settings, library=library)
     if every_face:
-        old = stages[1]
-        assert isinstance(old, LandmarkStage)
-        stages[1] = RefineEveryFace(old.models, old.finder)
+        old = stages[0]
+        assert isinstance(old, FaceStage)
+        stages[0] = RefineEveryFace(old.models)
     engine = Engine(stages, settings)
     for stage in stages:
         stage.prepare(settings)

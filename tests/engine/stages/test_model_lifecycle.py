@@ -11,7 +11,7 @@ from engine.core.settings import EngineSettings, HandSettings, ModelSettings
 from engine.models.onnx import load_model, neural_threads
 from engine.neural.restorer import FaceRestorer
 from engine.runtime.factory import build_stages
-from engine.stages.detect import DetectStage
+from engine.stages.faces import FaceStage
 from engine.stages.hands import HandStage
 from tests.engine.neural_fakes import make_gfpgan
 
@@ -23,12 +23,12 @@ def _threads(session: object) -> int:
 def test_the_bundled_models_load_on_the_settings_provider() -> None:
     settings = EngineSettings(models=ModelSettings(provider="cpu"))
     stages = build_stages(settings)
-    detect = next(s for s in stages if isinstance(s, DetectStage))
-    analyzer = detect.models.wait(settings)
+    faces = next(s for s in stages if isinstance(s, FaceStage))
+    analyzer = faces.models.wait(settings)
     for model in (analyzer.short.model, analyzer.full.model, analyzer.mesh.model):
         assert model.requested == ("CPUExecutionProvider",)
         assert _threads(model.session) == 1  # the small face models: one thread
-    assert detect.providers() == ("CPUExecutionProvider",)
+    assert faces.providers() == ("CPUExecutionProvider",)
     hands = next(s for s in stages if isinstance(s, HandStage))
     hands.prepare(EngineSettings(models=settings.models, hands=HandSettings(enabled=True)))
     tracker = hands.tracker

@@ -20,28 +20,34 @@ def record(frame_id: int, stages: dict[str, float], steps: dict[str, float]) -> 
 
 
 def steady(frame_id: int) -> FrameRecord:
-    """A tracked frame: landmarker 5 ms (its eyes 3), swapper 6 ms; no detector."""
-    steps = {"landmarker/eyes": 3.0, "landmarker/eyes/ort_run": 2.5, "swapper/light": 4.0}
-    return record(frame_id, {"landmarker": 5.0, "swapper": 6.0}, steps)
+    """A tracked frame: faces 5 ms (the eyes 3 of it), swapper 6 ms; no detector."""
+    steps = {"faces/eyes": 3.0, "faces/eyes/ort_run": 2.5, "swapper/light": 4.0}
+    return record(frame_id, {"faces": 5.0, "swapper": 6.0}, steps)
 
 
 def test_the_culprit_is_the_stage_most_over_its_typical_time() -> None:
     frames = [steady(i) for i in range(20)]
     # Frame 20: a detector re-run of 4 ms. The swapper (6 ms) is the biggest stage in
-    # it, but that is its usual time: the detector, usually skipped (typical 0), is why.
-    frames.append(record(20, {"detector": 4.0, "landmarker": 5.0, "swapper": 6.0}, {}))
+    # it, but that is its usual time: the face stage's detect step, usually not run
+    # (typical 0), is why.
+    detect = {"faces/detect": 4.0, "faces/detect/ort_run": 3.0}
+    frames.append(record(20, {"faces": 9.0, "swapper": 6.0}, dict(steady(20).steps_ms, **detect)))
     # Frame 21: the iris model took 12 ms instead of 2.5: the deepest step that ran over.
-    spike = dict(steady(21).steps_ms, **{"landmarker/eyes": 12.5, "landmarker/eyes/ort_run": 12})
-    frames.append(record(21, {"landmarker": 14.5, "swapper": 6.0}, spike))
+    spike = dict(steady(21).steps_ms, **{"faces/eyes": 12.5, "faces/eyes/ort_run": 12})
+    frames.append(record(21, {"faces": 14.5, "swapper": 6.0}, spike))
+    # Frame 22: the hand stage, usually skipped, ran 3 ms (no profile in that frame).
+    frames.append(record(22, {"faces": 5.0, "swapper": 6.0, "hands": 3.0}, {}))
 
-    worst = worst_frames(frames, 3)
-    assert [w["frame_id"] for w in worst[:2]] == [21, 20]
-    assert worst[0]["stage"] == "landmarker" and worst[0]["stage_typical_ms"] == 5.0
-    assert worst[0]["step"] == "landmarker/eyes/ort_run"
+    worst = worst_frames(frames, 4)
+    assert [w["frame_id"] for w in worst[:3]] == [21, 20, 22]
+    assert worst[0]["stage"] == "faces" and worst[0]["stage_typical_ms"] == 5.0
+    assert worst[0]["step"] == "faces/eyes/ort_run"
     assert (worst[0]["step_ms"], worst[0]["step_typical_ms"]) == (12.0, 2.5)
-    assert worst[1]["stage"] == "detector" and worst[1]["stage_typical_ms"] == 0.0
-    assert "step" not in worst[1]  # no profile steps in that frame
-    assert len(worst) == 3 and worst[2]["processing_ms"] == 11.0
+    assert worst[1]["stage"] == "faces" and worst[1]["step"] == "faces/detect/ort_run"
+    assert (worst[1]["step_ms"], worst[1]["step_typical_ms"]) == (3.0, 0.0)
+    assert worst[2]["stage"] == "hands" and worst[2]["stage_typical_ms"] == 0.0
+    assert "step" not in worst[2]  # no profile steps in that frame
+    assert len(worst) == 4 and worst[3]["processing_ms"] == 11.0
 
 
 def test_no_frames_no_worst() -> None:
@@ -51,12 +57,12 @@ def test_no_frames_no_worst() -> None:
 def packet(frame_id: int) -> FramePacket:
     p = FramePacket(frame_id=frame_id, capture_ns=1_000_000, frame=None)  # type: ignore[arg-type]
     p.published_ns = 3_000_000
-    p.timings_ms = {"landmarker": 2.0}
+    p.timings_ms = {"faces": 2.0}
     p.processing_ms = 2.0
     p.steps = StepTimer()
-    p.steps.record("landmarker/ort_run", 1.5)
+    p.steps.record("faces/mesh", 1.5)
     p.skip("enhancer", "off")
-    p.skip("detector", "tracking")
+    p.skip("hands", "no face")
     return p
 
 
@@ -72,9 +78,9 @@ def test_the_log_records_only_between_start_and_stop() -> None:
     assert [r.frame_id for r in log.records] == [2, 3] and busy > 0
     assert log.cpu_s > 0
     first = log.records[0]
-    assert (first.end_to_end_ms, first.steps_ms) == (2.0, {"landmarker/ort_run": 1.5})
-    # Stages switched off are no reason; the detector's "tracking" is.
-    assert log.worst(1)[0]["skipped"] == {"detector": "tracking"}
+    assert (first.end_to_end_ms, first.steps_ms) == (2.0, {"faces/mesh": 1.5})
+    # Stages switched off are no reason; the hand stage's "no face" is.
+    assert log.worst(1)[0]["skipped"] == {"hands": "no face"}
 
 
 def test_gc_pauses_are_counted_while_attached() -> None:
