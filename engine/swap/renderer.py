@@ -249,8 +249,15 @@ class FaceRenderer:
                 image = shading.match_tone(image, own, plain, weights[..., 0])
             if swap.likeness < 1.0:
                 with steps.step("broad"):
+                    share = 1.0 - swap.likeness
                     image = _target_broad_light(
-                        image, own, coverage, features, grid.work_iod, 1.0 - swap.likeness
+                        image,
+                        own,
+                        coverage,
+                        features,
+                        grid.work_iod,
+                        share,
+                        max(share, BROAD_COLOUR),
                     )
         return relit, image, mask, features
 
@@ -400,12 +407,26 @@ def _eye_shift(face: Face, posed: F32) -> F32:
     return np.array(shifts, np.float32)
 
 
+# The target's share of the plain skin's broad colour (its low band less its lightness),
+# whatever the likeness leaves of the broad light: a source photo's colour cast (a
+# grey-green or a pink one, white make-up, a tungsten light) is not who they are, and
+# the skin's colour across the face is the user's (docs/swap.md, "Broad colour").
+BROAD_COLOUR = 0.8
+
+
 def _target_broad_light(
-    image: F32, own: F32, coverage: np.ndarray, features: F32, iod: float, amount: float
+    image: F32,
+    own: F32,
+    coverage: np.ndarray,
+    features: F32,
+    iod: float,
+    amount: float,
+    colour: float,
 ) -> F32:
-    """`image` with `amount` of its plain skin's broad light and tone (the compositor's
-    low band: coarser than `SPLIT_LOW` IODs) replaced by the target's own (`own`: the
-    target on the same grid), features left as they are.
+    """`image` with `amount` of its plain skin's broad light and `colour` of its broad
+    colour (the compositor's low band: coarser than `SPLIT_LOW` IODs, split into its
+    lightness and the rest) replaced by the target's own (`own`: the target on the same
+    grid), features left as they are.
 
     What a single source photo's light did at that scale (a shadowed cheek, dark
     sockets, a lit forehead) cannot be told from its skin, so all of it rode along;
@@ -418,7 +439,7 @@ def _target_broad_light(
     # Their low band less ours, in one pass: the box is linear (and the weight's sum,
     # the normalisation, rides along as a fourth channel).
     apart = box(masked_difference(own, image, weight), size)
-    return add_broad_difference(image, apart, features, weight, amount)
+    return add_broad_difference(image, apart, features, weight, amount, colour)
 
 
 def _keep_mask(local: F32, contours: list[np.ndarray], shape: tuple[int, ...]) -> F32 | None:
