@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 
 log = logging.getLogger(__name__)
@@ -11,7 +12,7 @@ log = logging.getLogger(__name__)
 ErrorCallback = Callable[[str, BaseException], None]
 
 
-class Worker:
+class Worker(ABC):
     """Base for every engine thread. Subclasses implement `_run` and poll `stopping`.
 
     An exception escaping `_run` is logged, stored in `error` and passed to `on_error`;
@@ -25,10 +26,11 @@ class Worker:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
+    @abstractmethod
     def _run(self) -> None:
-        raise NotImplementedError
+        """The thread's body: runs until it is done or `stopping` is set."""
 
-    def _on_stop(self) -> None:
+    def _on_stop(self) -> None:  # noqa: B027 (an optional hook: most workers have nothing to wake)
         """Called from `stop` before joining; wake anything `_run` may be blocked on."""
 
     def _main(self) -> None:

@@ -8,7 +8,7 @@ gets every frame unless it falls more than `backlog` frames behind.
 from __future__ import annotations
 
 import threading
-from abc import ABC, abstractmethod
+from abc import abstractmethod
 from collections import deque
 from typing import Protocol
 
@@ -29,7 +29,7 @@ class FrameFeed(Protocol):
     def remove_listener(self, listener: FrameListener) -> None: ...
 
 
-class LatestSink(Worker, ABC):
+class LatestSink(Worker):
     def __init__(self, name: str, engine: FrameFeed, on_error: ErrorCallback | None = None) -> None:
         super().__init__(name, on_error)
         self.engine = engine
@@ -59,7 +59,7 @@ class LatestSink(Worker, ABC):
             self.close()
 
 
-class QueueSink(Worker, ABC):
+class QueueSink(Worker):
     def __init__(
         self,
         name: str,
