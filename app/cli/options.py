@@ -131,6 +131,13 @@ def add_pipeline_options(
         "photo (the source photo's eyes as photographed) or photo-following "
         "(experimental: the photo's eyes turned to look where you look); see docs/swap.md",
     )
+    target.add_argument(
+        "--source-beard",
+        action="store_true",
+        help="built-in swapper: draw the source photo's own beard, moustache or stubble "
+        "(default: your own chin shows there; drawn in your light it looks like a grey "
+        "smear on a clean-shaven face)",
+    )
 
 
 def with_quality_options(args: argparse.Namespace, settings: EngineSettings) -> EngineSettings:
@@ -151,4 +158,6 @@ def with_quality_options(args: argparse.Namespace, settings: EngineSettings) -> 
         swap = dataclasses.replace(swap, likeness=args.likeness / 100.0)
     if getattr(args, "eyes", None):
         swap = dataclasses.replace(swap, eyes=args.eyes.replace("-", "_"))
+    if getattr(args, "source_beard", False):
+        swap = dataclasses.replace(swap, keep_source_beard=True)
     return dataclasses.replace(settings, quality=quality, hands=hands, enhancer=enhancer, swap=swap)

@@ -90,6 +90,11 @@ class SwapSettings:
     eyes: EyesMode = "yours"
     face_selection: FaceSelection = "main"
     keep_mouth_interior: bool = True
+    # Built-in swapper: draw the source photo's own beard, moustache or stubble. Off by
+    # default: softened to your camera's detail and put in your light it showed as a grey
+    # smear on a clean-shaven face, so there your own chin shows (docs/swap.md, "The
+    # source's beard"); on a bearded face your own beard shows either way.
+    keep_source_beard: bool = False
     # Content-hash key of the active source face in the SourceLibrary (None: no swap).
     source_key: str | None = None
     # "map" mode: source keys assigned to the faces from left to right.

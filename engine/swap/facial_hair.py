@@ -111,11 +111,11 @@ def _hair(own: F32, lower: F32, cheeks: NDArray[np.bool_], inner: F32, scale: fl
     grey = cv2.cvtColor(np.ascontiguousarray(own), cv2.COLOR_BGR2GRAY)
     # Averages over the face only: past its edge lies whatever is behind the head.
     face = ((lower > 0.0) | cheeks).astype(np.float32)
-    detail = np.abs(grey - _blur_on(grey, face, DETAIL_PX * scale))
+    detail = np.abs(grey - blur_on(grey, face, DETAIL_PX * scale))
     # Around each pixel, over the face: its roughness, its darkness, its saturation
     # (one three-channel blur).
     rough, mean_grey, saturation = cv2.split(
-        _blur_on(np.dstack([detail, grey, _saturation(own)]), face, AVERAGE_PX * scale)
+        blur_on(np.dstack([detail, grey, _saturation(own)]), face, AVERAGE_PX * scale)
     )
     # The plain cheeks' grey, roughness and saturation: np.median's values, in one
     # partition (np.median on each masked set took ~0.5 ms: engine/core/median.py).
@@ -131,8 +131,8 @@ def _hair(own: F32, lower: F32, cheeks: NDArray[np.bool_], inner: F32, scale: fl
     paler = skin_saturation - saturation
     # A shadow as deep as a dark beard is rare in the lower face: that dark, colour
     # does not have to say it.
-    colour = np.maximum(_ramp(paler, *PALER), _ramp(dark, *MUCH_DARKER) * inner)
-    hair = _ramp(dark, *DARKER) * _ramp(rough / skin_rough, *ROUGHER) * colour
+    colour = np.maximum(ramp(paler, *PALER), ramp(dark, *MUCH_DARKER) * inner)
+    hair = ramp(dark, *DARKER) * ramp(rough / skin_rough, *ROUGHER) * colour
     return (cv2.GaussianBlur(hair, (0, 0), SOFT_PX * scale) * lower).astype(np.float32)
 
 
@@ -145,7 +145,7 @@ def _saturation(bgr: F32) -> F32:
     return (1.0 - low / np.maximum(high, 1.0)).astype(np.float32)
 
 
-def _blur_on(values: F32, weight: F32, sigma: float) -> F32:
+def blur_on(values: F32, weight: F32, sigma: float) -> F32:
     """`values` (H×W or H×W×C) Gaussian-averaged over where `weight` (H×W, 0/1) is."""
     weighted = values * (weight[..., None] if values.ndim == 3 else weight)
     total = cv2.GaussianBlur(weighted, (0, 0), sigma)
@@ -153,5 +153,5 @@ def _blur_on(values: F32, weight: F32, sigma: float) -> F32:
     return total / (norm[..., None] if values.ndim == 3 else norm)
 
 
-def _ramp(value: F32, lo: float, hi: float) -> F32:
+def ramp(value: F32, lo: float, hi: float) -> F32:
     return np.clip((value - lo) / (hi - lo), 0.0, 1.0).astype(np.float32)

@@ -26,6 +26,7 @@ from engine.face.mesh import topology
 from engine.render.uvmap import fill_outside, uv_map
 from engine.swap import departures, mouth, shading, shadows
 from engine.swap.eyes import Eyeball, eyeball, eyes, iris_colour
+from engine.swap.source_beard import source_beard
 
 _MIRROR_PREFERENCE = 0.05  # the mirrored side only wins where this side was barely seen
 # A texel in a cast shadow or a highlight counts this much less when photos are combined:
@@ -60,6 +61,10 @@ class SourceIdentity:
     # What neural swappers need to compute their own embeddings.
     images: tuple[Frame, ...] = field(default=(), repr=False)
     landmarks: tuple[Landmarks, ...] = field(default=(), repr=False)
+    # `texture`'s variants, made on first use (a dict: the dataclass is frozen).
+    _textures: dict[tuple[bool, bool], F32] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
     @cached_property
     def eyeballs(self) -> tuple[Eyeball | None, Eyeball | None]:
@@ -75,25 +80,35 @@ class SourceIdentity:
         return iris_colour(self.eyeballs)
 
     @cached_property
-    def render_texture(self) -> F32:
-        """T×T×4: the albedo (BGR) and `forehead_skin` (1 where none was found) in one
-        array, so that the renderer looks both up with one remap a frame. The mouth's
-        inside seen on the lips is filled with lip colour, and so is the row of texels
-        between the texture's closed lips: a closed target mouth samples it at its lips'
-        meeting line, where the photo's teeth showed as a white stripe."""
-        return self._texture(mouth_line=True)
+    def beard(self) -> F32:
+        """T×T, 0..1: the photo's own beard, moustache or stubble in the texture
+        (engine/swap/source_beard.py)."""
+        return source_beard(self.albedo)
 
-    @cached_property
-    def render_texture_with_mouth(self) -> F32:
-        """`render_texture` for a swap that shows the source's mouth inside too: the row
-        between the texture's lips keeps it (stretched open, it is the mouth's inside)."""
-        return self._texture(mouth_line=False)
+    def texture(self, *, mouth_line: bool = True, beard: bool = False) -> F32:
+        """T×T×4: the albedo (BGR) and the skin mask (`forehead_skin`, 1 where none was
+        found) in one array, so that the renderer looks both up with one remap a frame;
+        made once per variant.
 
-    def _texture(self, mouth_line: bool) -> F32:
+        The mouth's inside seen on the lips is filled with lip colour; with `mouth_line`
+        so is the row of texels between the texture's closed lips (a closed target mouth
+        samples it at its lips' meeting line, where the photo's teeth showed as a white
+        stripe); without it (a swap that shows the source's mouth inside) that row keeps
+        it: stretched open, it is the mouth's inside. Without `beard` the skin mask is 0
+        on the photo's own beard: the target's chin shows there (docs/swap.md)."""
+        key = (mouth_line, beard)
+        made = self._textures.get(key)
+        if made is None:
+            made = self._textures[key] = self._texture(mouth_line, beard)
+        return made
+
+    def _texture(self, mouth_line: bool, beard: bool) -> F32:
         size = self.albedo.shape[0]
         skin = (
             np.ones((size, size), np.float32) if self.forehead_skin is None else self.forehead_skin
         )
+        if not beard:
+            skin = skin * (1.0 - self.beard)
         albedo = self.albedo
         if self.mouth_inside is not None:
             line = mouth.lip_line(size)

@@ -144,9 +144,9 @@ class SourceLibrary:
         if known is not None:
             return known
         identity = self._read_cache(key, files) or self._build(key, files)
-        # Made here, off the engine thread: its mouth fill takes tens of ms, which the
-        # first swapped frame would otherwise wait for.
-        _ = identity.render_texture
+        # Made here, off the engine thread: its mouth fill and beard take tens of ms,
+        # which the first swapped frame would otherwise wait for (the default variant).
+        _ = identity.texture()
         with self._lock:
             self._identities[key] = identity
         return identity

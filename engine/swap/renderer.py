@@ -131,10 +131,8 @@ class FaceRenderer:
         texture_size = identity.albedo.shape[0]
         with steps.step("texture"):
             uv = _uv_maps(per_pixel)
-            texture = (
-                identity.render_texture
-                if swap.keep_mouth_interior
-                else identity.render_texture_with_mouth
+            texture = identity.texture(
+                mouth_line=swap.keep_mouth_interior, beard=swap.keep_source_beard
             )
             source = _lookup(texture, uv, texture_size)
             weights = _lookup(_weights(), uv, texture_size)

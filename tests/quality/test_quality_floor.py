@@ -66,9 +66,15 @@ def test_a_fixed_panel_of_pairs_keeps_its_quality(tmp_path: Path) -> None:
     # 2026-12-03, your own eyes by default (`swap.eyes`): retrieval 100 %, leave-source-out
     # 50 % (83 % with the photo's eyes: the eyes are where dlib reads most identity; the
     # trade-off is measured in docs/swap.md), eye action 0.020, the rest as above.
+    # 2026-12-06, the source's beard left out by default (`swap.keep_source_beard`) and
+    # the broad colour the target's: retrieval 75 % (alex_lacamoire_2's two pairs: his
+    # beard and moustache, where dlib reads him, are now the target's chin; with the
+    # beard drawn 100 %), leave-source-out 33 % (50 % drawn), |seam gradient| 0.063,
+    # skin artifact mean 0.0024, max 0.011, tone ΔE max 2.0, eye action 0.017. The
+    # identity floors allow one more miss than that.
     assert scores["faces_found_pct"] == 100.0, report
-    assert scores["retrieval_at1_pct"] >= 91.0, report
-    assert scores["retrieval_loo_at1_pct"] >= 45.0, report
+    assert scores["retrieval_at1_pct"] >= 66.0, report
+    assert scores["retrieval_loo_at1_pct"] >= 25.0, report
     assert scores["pose_err_deg_found_only"] <= 1.6, report
     assert scores["expr_err_found_only"] <= 0.032, report
     assert scores["outside_changed_frac_found_only"] <= 0.001, report

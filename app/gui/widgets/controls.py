@@ -191,6 +191,15 @@ class ControlPanel(QWidget):
         self.mapping_label = _hint("")
         form.addRow(self.mapping_label)
         form.addRow(b.check("swap.keep_mouth_interior", tr("Keep my mouth interior")))
+        self.source_beard = b.check("swap.keep_source_beard", tr("Draw the source's beard"))
+        self.source_beard.setToolTip(
+            tr(
+                "Off: where the source photo has a beard, moustache or stubble, your own "
+                "chin shows (drawn in your light it looks like a grey smear). On: the "
+                "source's beard is drawn; it looks more like the photo."
+            )
+        )
+        form.addRow(self.source_beard)
         self.color_match = b.check("compositor.color_match", tr("Match skin colour"))
         form.addRow(self.color_match)
         # The built-in swapper's own controls, and why each does nothing under a neural
@@ -217,6 +226,10 @@ class ControlPanel(QWidget):
             (
                 self.color_match,
                 tr("Built-in swapper only: the neural swapper's model sets the skin colour."),
+            ),
+            (
+                self.source_beard,
+                tr("Built-in swapper only: the neural swapper's model draws the whole face."),
             ),
         ]
         self._own_tips = {widget: widget.toolTip() for widget, _ in self._builtin_only}

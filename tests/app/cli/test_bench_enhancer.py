@@ -147,6 +147,11 @@ def test_run_quality_flags_reach_the_settings() -> None:
     assert settings.hands.enabled and settings.quality.has_target
     plain = with_quality_options(build_parser().parse_args(["run"]), EngineSettings())
     assert plain == EngineSettings()
+    assert not plain.swap.keep_source_beard  # the source's beard is left out by default
+    bearded = with_quality_options(
+        build_parser().parse_args(["run", "--source-beard"]), EngineSettings()
+    )
+    assert bearded.swap.keep_source_beard
 
 
 @pytest.mark.parametrize(

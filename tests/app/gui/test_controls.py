@@ -87,6 +87,7 @@ def test_only_the_active_swappers_controls_apply(qtbot, make_window) -> None:
         "swap.likeness": controls.likeness,
         "swap.eyes": controls.eyes,
         "compositor.color_match": controls.color_match,
+        "swap.keep_source_beard": controls.source_beard,
     }
     own_tips = {path: widget.toolTip() for path, widget in builtin_only.items()}
     assert own_tips["swap.likeness"] and own_tips["swap.eyes"]  # restored below

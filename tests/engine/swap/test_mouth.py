@@ -56,14 +56,14 @@ def test_a_smiling_sources_teeth_leave_its_lips(library: SourceLibrary, photo: s
     assert identity.mouth_inside is not None
     marked = identity.mouth_inside > 0.5
     pale_before = int((_chroma(identity.albedo)[marked] < 12.0).sum())
-    pale_after = int((_chroma(identity.render_texture[..., :3])[marked] < 12.0).sum())
+    pale_after = int((_chroma(identity.texture()[..., :3])[marked] < 12.0).sum())
     assert pale_before > 200
     assert pale_after < 0.05 * pale_before
     line = lip_line(identity.albedo.shape[0]) == 1.0
     np.testing.assert_array_equal(
-        identity.render_texture_with_mouth[line, :3], identity.albedo[line]
+        identity.texture(mouth_line=False)[line, :3], identity.albedo[line]
     )
-    assert not np.array_equal(identity.render_texture[line, :3], identity.albedo[line])
+    assert not np.array_equal(identity.texture()[line, :3], identity.albedo[line])
 
 
 def _chroma(bgr: np.ndarray) -> np.ndarray:

@@ -464,6 +464,14 @@
         <translation>Mein Mundinneres behalten</translation>
     </message>
     <message>
+        <source>Draw the source&apos;s beard</source>
+        <translation>Bart der Vorlage zeichnen</translation>
+    </message>
+    <message>
+        <source>Off: where the source photo has a beard, moustache or stubble, your own chin shows (drawn in your light it looks like a grey smear). On: the source&apos;s beard is drawn; it looks more like the photo.</source>
+        <translation>Aus: Wo das Foto der Vorlage Bart, Schnurrbart oder Stoppeln hat, ist Ihr eigenes Kinn zu sehen (in Ihrem Licht gezeichnet wirkt er wie ein grauer Schleier). An: Der Bart der Vorlage wird gezeichnet; das Gesicht sieht dem Foto ähnlicher.</translation>
+    </message>
+    <message>
         <source>Match skin colour</source>
         <translation>Hautfarbe angleichen</translation>
     </message>
@@ -478,6 +486,10 @@
     <message>
         <source>Built-in swapper only: the neural swapper&apos;s model sets the skin colour.</source>
         <translation>Nur beim eingebauten Tauscher: beim neuronalen Tauscher bestimmt das Modell die Hautfarbe.</translation>
+    </message>
+    <message>
+        <source>Built-in swapper only: the neural swapper&apos;s model draws the whole face.</source>
+        <translation>Nur beim eingebauten Tauscher: beim neuronalen Tauscher zeichnet das Modell das ganze Gesicht.</translation>
     </message>
     <message>
         <source>Edge softness</source>
