@@ -3,14 +3,14 @@
 A source's beard in its de-lit texture, softened to the target's detail level and put in
 the target's light, showed on a clean-shaven target, a woman or a child as a grey smear
 around the mouth and on the chin: not a beard, and not who the user is. In the texture's
-lower face (below the nose, off the lips, the nose and the face's edge: the regions of
-engine/swap/facial_hair.py), a texel is beard as far as it is darker than the source's
-plain cheeks and strong fine detail is *dense* around it: hairs are many strokes side by
-side, while a smile's fold, a wrinkle or the lips' rim is one dark line with plain skin
-beside it, and pores are faint. Dense detail alone is also hair past the face's edge (a
-woman's hair at her cheek), which goes the same way. The identity's skin mask is 0
-there (`SourceIdentity.texture`), so the compositor keeps the target's own chin,
-stubble or beard. Measured in docs/swap.md ("The source's beard").
+lower face away from its edge (below the nose, off the lips and the nose: the "inner"
+region of engine/swap/facial_hair.py; the seam blends the edge into the target anyway),
+a texel is beard as far as it is darker than the source's plain cheeks and strong fine
+detail is *dense* around it: hairs are many strokes side by side, while a smile's fold,
+a wrinkle or the lips' rim is one dark line with plain skin beside it, and pores are
+faint. The identity's skin mask is 0 there
+(`SourceIdentity.texture`), so the compositor keeps the target's own chin, stubble or
+beard. Measured in docs/swap.md ("The source's beard").
 """
 
 from __future__ import annotations
@@ -38,9 +38,10 @@ MIN_CHEEK_TEXELS = 200
 
 def source_beard(albedo: F32) -> F32:
     """T×T, 0..1: how surely each texel of `albedo` (the source's de-lit texture, BGR
-    0..255) is its beard, moustache or stubble, or hair at the lower face's edge."""
+    0..255) is its beard, moustache or stubble (0 outside the inner lower face)."""
     size = albedo.shape[0]
     regions = cv2.resize(facial_hair.regions(), (size, size), interpolation=cv2.INTER_LINEAR)
+    # The lower face and the cheeks bound the averages; only the inner part is judged.
     lower, cheeks, inner = regions[..., 0], regions[..., 1] > 0.5, regions[..., 2]
     if int(cheeks.sum()) < MIN_CHEEK_TEXELS:
         return np.zeros((size, size), np.float32)
