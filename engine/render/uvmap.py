@@ -26,6 +26,15 @@ class UvMap:
         return self.raster.interpolate(attrs)
 
 
+@lru_cache(maxsize=1)
+def texture_iod() -> float:
+    """The inter-ocular distance in the texture square (0..1): eye centroid to centroid."""
+    topo = topology()
+    left = topo.uv[topo.region("left_eye")].mean(axis=0)
+    right = topo.uv[topo.region("right_eye")].mean(axis=0)
+    return float(np.linalg.norm(left - right))
+
+
 @lru_cache(maxsize=2)
 def uv_map(size: int = TEXTURE_SIZE) -> UvMap:
     topo = topology()

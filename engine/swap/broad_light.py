@@ -13,6 +13,7 @@ import numpy as np
 from numba import njit
 
 from engine.core.types import F32
+from engine.swap.shading import LUMA
 
 
 @njit(cache=True, nogil=True)
@@ -45,13 +46,12 @@ def add_broad_difference(
     colour = np.float32(chroma)
     one = np.float32(1.0)
     eps = np.float32(1e-4)
-    wb, wg, wr = np.float32(0.114), np.float32(0.587), np.float32(0.299)
     for y in range(height):
         for x in range(width):
             norm = one / (sums[y, x, channels] + eps)
             keep = (one - features[y, x]) * weight[y, x] * norm
             # The difference's lightness moves every channel alike; the rest is colour.
-            grey = wb * sums[y, x, 0] + wg * sums[y, x, 1] + wr * sums[y, x, 2]
+            grey = LUMA[0] * sums[y, x, 0] + LUMA[1] * sums[y, x, 1] + LUMA[2] * sums[y, x, 2]
             for c in range(channels):
                 change = share * grey + colour * (sums[y, x, c] - grey)
                 out[y, x, c] = image[y, x, c] + keep * change

@@ -30,7 +30,7 @@ import numpy as np
 
 from engine.core.types import F32
 from engine.face.mesh import topology
-from engine.render.uvmap import uv_map
+from engine.render.uvmap import texture_iod, uv_map
 from engine.swap.shading import BROWS, LUMA, feature_masks, uv_feature_mask
 
 LIGHTNESS_LIMIT = 0.25  # log lightness (a 1.28× step at most)
@@ -41,15 +41,6 @@ BROAD_IOD = 0.15  # the skin's broad shading: Gaussian sigma, in inter-ocular di
 # eyes as they were (0.0031 of the artifact fraction, 0.0026 with this one).
 FEATURE_MARGIN = 0.01
 WORK_SIZE = 256
-
-
-@lru_cache(maxsize=1)
-def _iod_texels() -> float:
-    """The inter-ocular distance in the texture square (0..1): eye centroid to centroid."""
-    topo = topology()
-    left = topo.uv[topo.region("left_eye")].mean(axis=0)
-    right = topo.uv[topo.region("right_eye")].mean(axis=0)
-    return float(np.linalg.norm(left - right))
 
 
 @lru_cache(maxsize=2)
@@ -86,7 +77,7 @@ def even_departures(texture: F32) -> F32:
     logs = np.log(np.maximum(small, 0.0) + 1.0).astype(np.float32)
     covered = uv_map(WORK_SIZE).covered.astype(np.float32)
     skin = (feature_masks(WORK_SIZE).skin * covered).astype(np.float32)
-    iod = _iod_texels() * WORK_SIZE
+    iod = texture_iod() * WORK_SIZE
     broad = _masked_blur(logs, skin, BROAD_IOD * iod)
     # Per texel, not blurred to the scale of a blotch first: a glossy stripe narrower
     # than that came through at 1.7× its skin for 2×. Pores and grain are small

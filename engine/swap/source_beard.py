@@ -20,7 +20,7 @@ import numpy as np
 
 from engine.core.median import row_medians
 from engine.core.types import F32
-from engine.face.mesh import topology
+from engine.render.uvmap import texture_iod
 from engine.swap import facial_hair
 
 # Scales in texels per 60 texels between the eyes: the fine detail's and the
@@ -45,7 +45,7 @@ def source_beard(albedo: F32) -> F32:
     lower, cheeks, inner = regions[..., 0], regions[..., 1] > 0.5, regions[..., 2]
     if int(cheeks.sum()) < MIN_CHEEK_TEXELS:
         return np.zeros((size, size), np.float32)
-    scale = _eye_distance(size) / 60.0
+    scale = texture_iod() * size / 60.0
     grey = cv2.cvtColor(np.ascontiguousarray(albedo, np.float32), cv2.COLOR_BGR2GRAY)
     face = ((lower > 0.0) | cheeks).astype(np.float32)
     detail = np.abs(grey - facial_hair.blur_on(grey, face, DETAIL_PX * scale))
@@ -63,12 +63,3 @@ def source_beard(albedo: F32) -> F32:
         * inner
     )
     return beard.astype(np.float32)
-
-
-def _eye_distance(size: int) -> float:
-    """Texels between the eyes' centres in a T×T texture (T = `size`)."""
-    topo = topology()
-    uv = topo.uv * size
-    right = uv[topo.region("right_eye")].mean(axis=0)
-    left = uv[topo.region("left_eye")].mean(axis=0)
-    return float(np.linalg.norm(right - left))
