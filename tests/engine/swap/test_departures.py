@@ -175,3 +175,29 @@ def test_strong_departures_are_limited_and_small_ones_and_features_kept() -> Non
     # ... the gentle shade and the iris almost as they were.
     assert abs(float(np.median(ratio[gentle & covered])) - 1.0) < 0.02
     assert abs(float(np.median(ratio[eyes])) - 1.0) < 0.01
+
+
+def test_a_broad_shade_is_held_near_the_skin_and_features_kept(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A socket-sized shade (0.6×, 0.15 of the texture across: what a light from above
+    or a laugh leaves that the smooth field cannot take out) comes up towards the skin's
+    median; without the broad limit it stays nearly as it was (the control)."""
+    size = 256
+    texture = _skin_texture(size)
+    u = (np.arange(size) + 0.5) / size
+    shade = ((u > 0.62) & (u < 0.77))[None, :] & ((u > 0.55) & (u < 0.70))[:, None]
+    texture[shade] *= 0.6
+    eyes = cv2.resize(feature_masks(128).eyes, (size, size)) > 0.99
+    texture[eyes] = (40.0, 40.0, 40.0)
+    shade &= uv_map(size).covered
+    lum = np.array([0.114, 0.587, 0.299], np.float32)
+    skin = float(np.median(_skin_texture(size) @ lum))
+    out = departures.even_departures(texture)
+    # Measured 0.76: the broad part held to log 0.10, the rest is the texel's own
+    # departure from a broad shading the shade itself darkens, limited at 0.25.
+    assert float(np.median((out @ lum)[shade])) / skin > 0.72
+    assert abs(float(np.median((out @ lum)[eyes] / (texture @ lum)[eyes])) - 1.0) < 0.01
+    monkeypatch.setattr(departures, "BROAD_LIGHTNESS_LIMIT", 10.0)  # no limit, in effect
+    unlimited = departures.even_departures(texture)
+    assert float(np.median((unlimited @ lum)[shade])) / skin < 0.66  # measured 0.62
