@@ -39,10 +39,16 @@ from engine.watermark.embed import Watermarker
 
 # Every output carries the invisible watermark as users get it, but its payload holds
 # the day, and a different day's mark moved the clips' carry slopes by up to 0.4
-# (docs/swap.md): the day is pinned here, so runs on different days score the same
-# frames.
+# (docs/swap.md): `make quality` pins the day, so runs on different days score the
+# same frames.
 QUALITY_DAY = dt.date(2026, 12, 7)
-Watermarker.mark = functools.partialmethod(Watermarker.mark, day=QUALITY_DAY)  # type: ignore[method-assign,assignment]
+
+
+def pin_mark_day() -> None:
+    """Mark every frame this process writes with `QUALITY_DAY`'s payload. Only for this
+    tool's own process (its `main`): imported by the tests, it changes nothing."""
+    Watermarker.mark = functools.partialmethod(Watermarker.mark, day=QUALITY_DAY)  # type: ignore[method-assign,assignment]
+
 
 ROOT = Path(__file__).resolve().parents[2]
 TESTDATA = ROOT.parent / "shared" / "testdata"
@@ -340,6 +346,7 @@ def main() -> int:
             file=sys.stderr,
         )
         return 2
+    pin_mark_day()
     for item in args.set:
         name, value = item.split("=", 1)
         module, attr = name.rsplit(".", 1)
