@@ -45,8 +45,8 @@ LIGHTNESS_LIMIT = 0.25  # log lightness (a 1.28× step at most)
 CHROMA_LIMIT = 0.035  # log chroma: each channel's log less the lightness's (~5 a*b*)
 BROAD_IOD = 0.15  # the skin's broad shading: Gaussian sigma, in inter-ocular distances
 # The broad shading's departure from the skin's median (log; lightness a 1.1× step at
-# most). Measured (DEV+WIDE, judge 1.2): 0.10 against none, skin artifact 0.0042 → 0.0027,
-# ID@1 67.2 → 62.9 %; 0.05 in docs/swap.md.
+# most). Measured (DEV+WIDE, judge 1.2, one day's watermark): 0.10 against none, skin
+# artifact 0.0043 → 0.0027, ID@1 67.7 → 60.8 %; 0.05 in docs/swap.md.
 BROAD_LIGHTNESS_LIMIT = 0.10
 BROAD_CHROMA_LIMIT = 0.05
 # The features keep their own contrast, with this margin (texture fraction, ~0.03 IOD):
