@@ -26,6 +26,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -44,10 +45,19 @@ from engine.watermark.embed import Watermarker
 QUALITY_DAY = dt.date(2026, 12, 7)
 
 
+_UNPINNED_MARK = Watermarker.mark
+
+
+def pinned_mark() -> functools.partialmethod[Any]:
+    """`Watermarker.mark` with `QUALITY_DAY`'s payload, for a test to patch in (its
+    monkeypatch undoes it afterwards)."""
+    return functools.partialmethod(_UNPINNED_MARK, day=QUALITY_DAY)
+
+
 def pin_mark_day() -> None:
     """Mark every frame this process writes with `QUALITY_DAY`'s payload. Only for this
     tool's own process (its `main`): imported by the tests, it changes nothing."""
-    Watermarker.mark = functools.partialmethod(Watermarker.mark, day=QUALITY_DAY)  # type: ignore[method-assign,assignment]
+    Watermarker.mark = pinned_mark()  # type: ignore[method-assign,assignment]
 
 
 ROOT = Path(__file__).resolve().parents[2]

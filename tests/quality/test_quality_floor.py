@@ -14,11 +14,13 @@ import pytest
 
 from engine.core.settings import EngineSettings
 from engine.swap.library import SourceLibrary
+from engine.watermark.embed import Watermarker
 from tests.quality.run_quality import (
     JUDGE,
     SETS,
     judge,
     judge_clip,
+    pinned_mark,
     read_pairs,
     swap_set,
     write_pairs,
@@ -46,7 +48,11 @@ PANEL = {
 
 @pytest.mark.testdata
 @pytest.mark.slow
-def test_a_fixed_panel_of_pairs_keeps_its_quality(tmp_path: Path) -> None:
+def test_a_fixed_panel_of_pairs_keeps_its_quality(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The mark's payload holds the day, and the judge's scores moved with it: pinned.
+    monkeypatch.setattr(Watermarker, "mark", pinned_mark())
     if not JUDGE.exists():
         pytest.skip(f"the judge is not at {JUDGE}")
     library = SourceLibrary(cache_dir=tmp_path / "cache")
@@ -72,6 +78,10 @@ def test_a_fixed_panel_of_pairs_keeps_its_quality(tmp_path: Path) -> None:
     # beard drawn 100 %), leave-source-out 33 % (50 % drawn), |seam gradient| 0.063,
     # skin artifact mean 0.0024, max 0.011, tone ΔE max 2.0, eye action 0.017. The
     # identity floors allow one more miss than that.
+    # 2026-12-07, the source's broad departures limited, the mark's day pinned: retrieval
+    # 75 %, leave-source-out 50 %, pose 1.13°, expression 0.025, |seam gradient| 0.051,
+    # seam colour -0.53 ΔE (the floor's 0.6 is close: the evened skin sits a little
+    # darker against the ring), |sharpness| 0.11, skin artifact 0.0016, eye action 0.020.
     assert scores["faces_found_pct"] == 100.0, report
     assert scores["retrieval_at1_pct"] >= 66.0, report
     assert scores["retrieval_loo_at1_pct"] >= 25.0, report
@@ -89,12 +99,15 @@ def test_a_fixed_panel_of_pairs_keeps_its_quality(tmp_path: Path) -> None:
 
 @pytest.mark.testdata
 @pytest.mark.slow
-def test_a_clip_keeps_the_targets_blinks_mouth_and_gaze(tmp_path: Path) -> None:
+def test_a_clip_keeps_the_targets_blinks_mouth_and_gaze(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """`video/obama_1.mp4` with `robert_downey_jr_2` as source, swapped as `fusecam swap`
     does and scored by `judge video`: the carry slopes of eye and mouth opening (1 = the
     target's blink, open mouth or glance carried in full)."""
     if not JUDGE.exists():
         pytest.skip(f"the judge is not at {JUDGE}")
+    monkeypatch.setattr(Watermarker, "mark", pinned_mark())  # as in the panel above
     library = SourceLibrary(cache_dir=tmp_path / "cache")
     scores = judge_clip(
         "obama_1.mp4", "robert_downey_jr_2.jpg", EngineSettings(), library, tmp_path, every=10
@@ -111,7 +124,9 @@ def test_a_clip_keeps_the_targets_blinks_mouth_and_gaze(tmp_path: Path) -> None:
     # day before: eyes 0.56-0.61, mouth 0.84-0.89; with the mesh's own lids 0.08. The
     # floor catches a change that stops the lids following. With your own eyes (the
     # default since that evening): eyes 0.83 (r 0.77), mouth 0.94, gaze_x 0.76 (r 0.66)
-    # at every 10th frame; the photo's eyes kept the gaze at 0.17.
+    # at every 10th frame; the photo's eyes kept the gaze at 0.17. 2026-12-07 (the
+    # broad departures limited, the mark's day pinned): eyes 0.77 (r 0.75), mouth 0.92,
+    # gaze_x 0.83 (r 0.75).
     assert scores["eyes_open_carry_slope"] >= 0.7, got
     assert scores["mouth_open_carry_slope"] >= 0.8, got
     assert scores["gaze_x_carry_slope"] >= 0.55, got
