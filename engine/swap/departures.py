@@ -111,8 +111,8 @@ def even_departures(texture: F32) -> F32:
     # The broad shading against the plain skin's median (off the features' margins,
     # where `broad` is the skin around them carried in): each texel's own departure
     # above rides on it, so both are limited, each at its own scale.
-    plain = (skin * (1.0 - _features(WORK_SIZE))) > 0.5
-    median = np.median(broad[plain], axis=0) if plain.any() else broad.mean(axis=(0, 1))
+    plain = (skin * (1.0 - _features(WORK_SIZE))) > 0.5  # fixed by the UV layout: never empty
+    median = np.median(broad[plain], axis=0)
     change += _limiting(broad - median, BROAD_LIGHTNESS_LIMIT, BROAD_CHROMA_LIMIT)
     # Only inside the face: outside it the texture is filled, not seen, and a departure
     # measured across the rim lit a bright ring along the face's edge.
