@@ -82,11 +82,12 @@ class SwapSettings:
     # source's at any value.
     likeness: float = 0.65
     # Built-in swapper: what shows between the lids. "yours": your own eyeballs (they
-    # blink and look where you look, by construction) with the source's iris colour;
-    # "photo": the source photo's eyes as they were photographed (their gaze stays the
-    # photo's); "photo_following": the photo's eyeballs turned to look where you look
-    # (experimental, their filled whites look flat). The lids and lashes around them
-    # are the source's in every mode; docs/swap.md has what each costs in likeness.
+    # blink and look where you look, by construction) with the source's iris colour,
+    # and your own lashes and lid line round them; "photo": the source photo's eyes as
+    # they were photographed (their gaze stays the photo's); "photo_following": the
+    # photo's eyeballs turned to look where you look (experimental, their filled whites
+    # look flat). Beyond that the lids are the source's in every mode; docs/swap.md
+    # has what each costs in likeness.
     eyes: EyesMode = "yours"
     face_selection: FaceSelection = "main"
     keep_mouth_interior: bool = True

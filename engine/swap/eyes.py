@@ -5,15 +5,18 @@ iris where it looked. Mapped onto the target's mesh like the rest of the face, i
 eyeball is squeezed into the target's opening: a blink shows a flattened open eye, not
 a closed lid, and the gaze stays the photo's. What shows between the lids therefore
 depends on `swap.eyes`:
-- "yours" (default): the target's own eyeball, in the source's iris colour
-  (`show_own_eyes`); its blinks and gaze are the user's by construction.
+- "yours" (default): the target's own eyeball, in the source's iris colour, and its
+  own lid margin round it (lashes, lid line: `show_own_eyes`); its blinks and gaze are
+  the user's by construction, and a source's eyeliner or lid make-up does not ride
+  along.
 - "photo": the source's eye as mapped, between the target's lids.
 - "photo_following": the source's eye as an eyeball behind the lids (`eyeball`: once,
   from its texture, the iris is found and completed where the photo's lids hid it; the
   rest the sclera's colour), placed every frame, unsqueezed, with its iris where the
   target's is (the iris model, engine/face/iris.py; `paint_eyeballs`).
-In every mode the lids around the opening are the source's, on the target's refined lid
-contour, and a shut target eye shows the target's own shut lid (`close_lids`).
+Beyond that the lids are the source's, on the target's refined lid contour (pushed a
+little past it against the source's opening: engine/swap/lids.py), and in every mode a
+shut target eye shows the target's own shut lid (`close_lids`).
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from engine.core.median import channel_median
 from engine.core.profile import NO_STEPS, StepTimer
 from engine.core.settings import EyesMode
 from engine.core.types import F32
+from engine.face.analyzer import REFINE_EYE_PX
 from engine.face.mesh import topology
 from engine.render.polygon import polygon_mask
 from engine.swap.lids import LIDS
@@ -40,6 +44,15 @@ BINS = 8
 SCLERA_PCT = 75
 EDGE = 1.15  # the profile reaches this far out (radii): the limbal ring's outer edge
 LUMA = np.array([0.114, 0.587, 0.299], np.float32)  # BGR
+# With your own eyes, eye widths from the opening: the target's own lid margin (its
+# lashes, lid line and the lid's fold) shows fully out to the first, fading out by the
+# second. It takes `LID_SHARE` (in log terms) of the colour change from the target's
+# lid skin to the render's between `LID_SKIN`: the render lacks most of the target's
+# socket shading there (measured 1.3-2× lighter on squinting targets), and the full
+# change lit the target's lower lid and sclera into a white-yellow crescent.
+LID_MARGIN = (0.06, 0.18)
+LID_SKIN = (0.18, 0.27)
+LID_SHARE = 0.5
 
 
 @dataclass(frozen=True)
@@ -299,7 +312,8 @@ def _eye_box(local: F32, eye: Eye, shape: tuple[int, ...]) -> tuple[int, int, in
     if width < 3.0:
         return None
     pts = local[list(eye.contour)]
-    margin = IRIS_RADIUS * width * 1.3
+    # An iris's margin, and room for the lid margin's skin (`_own_lid_margin`).
+    margin = max(IRIS_RADIUS * 1.3, LID_SKIN[1]) * width
     x0, y0 = (int(v) for v in np.maximum(np.floor(pts.min(axis=0) - margin), 0))
     x1 = min(int(np.ceil(pts[:, 0].max() + margin)), shape[1])
     y1 = min(int(np.ceil(pts[:, 1].max() + margin)), shape[0])
@@ -413,11 +427,13 @@ def show_eyes(
 
 def show_own_eyes(scene: EyeScene, views: tuple[EyeView | None, ...], colour: F32 | None) -> None:
     """Each eye's opening showing the target's own eyeball (`scene.own`, through the
-    mesh: it fits the opening exactly, as the lids are the target's in this mode) in
-    the source's iris colour: the gaze and the blinks are the user's by construction.
-    It takes half the lid skin's change in colour: an eye shares the light, not the
-    skin's pigment (apply_light.eye_gain). `views`: the eyes on the grid (`eye_views`)."""
-    for view in views:
+    mesh: it fills the opening, stretched only as far as lids.YOURS_GAIN moved the
+    lids) in the source's iris colour, and its own lid margin round it
+    (`_own_lid_margin`): the gaze and the blinks are the user's by construction. The
+    eyeball takes half the lid skin's change in colour: an eye shares the light, not
+    the skin's pigment (apply_light.eye_gain). `views`: the eyes on the grid
+    (`eye_views`)."""
+    for eye, view in zip(eyes(), views, strict=True):
         if view is None:
             continue
         x0, y0, x1, y1 = view.box
@@ -427,6 +443,8 @@ def show_own_eyes(scene: EyeScene, views: tuple[EyeView | None, ...], colour: F3
         mine = scene.own[y0:y1, x0:x1]
         ring = view.ring
         region = scene.image[y0:y1, x0:x1]
+        corners = scene.local[list(eye.corners), :2]
+        _own_lid_margin(region, mine, seen, float(np.linalg.norm(corners[0] - corners[1])))
         gain = np.ones(3)
         if ring.sum() >= 5:
             ratio = channel_median(region[ring]) / np.maximum(channel_median(mine[ring]), 1.0)
@@ -438,6 +456,31 @@ def show_own_eyes(scene: EyeScene, views: tuple[EyeView | None, ...], colour: F3
             )
             _recolour_iris(eyeball, seen, view.iris, (colour * lit).astype(np.float32), view.radii)
         region += (eyeball - region) * view.edge
+
+
+def _own_lid_margin(region: F32, mine: F32, seen: NDArray[np.bool_], width: float) -> None:
+    """`region` (the render over one eye's box, in place) with the target's own lid
+    margin round the opening (`seen`), in the render's skin colour: a viewer and a
+    landmarker read an eye's opening from its lid line and lashes as much as from the
+    eyeball, and a source's lashes, eyeliner or lid make-up round the user's eyeball
+    read as the source's opening (and its make-up)."""
+    # On small eyes the margin is a pixel or two, and the landmarker read the clip's
+    # medium shot (eyes 12-19 px wide) as less open with it: faded in as the iris
+    # model's lids are (engine/face/analyzer.py).
+    strength = float(
+        np.clip((width - REFINE_EYE_PX[0]) / (REFINE_EYE_PX[1] - REFINE_EYE_PX[0]), 0, 1)
+    )
+    if strength <= 0.0 or LID_MARGIN[1] <= 0.0:
+        return
+    apart = cv2.distanceTransform((~seen).astype(np.uint8), cv2.DIST_L2, 3) / width
+    skin = (apart > LID_SKIN[0]) & (apart < LID_SKIN[1])
+    if skin.sum() < 5:
+        return
+    gain = channel_median(region[skin]) / np.maximum(channel_median(mine[skin]), 1.0)
+    lid = mine * (np.clip(gain, 0.25, 4.0) ** LID_SHARE).astype(np.float32)
+    weight = np.clip((LID_MARGIN[1] - apart) / (LID_MARGIN[1] - LID_MARGIN[0]), 0.0, 1.0)
+    weight *= strength
+    region += (lid - region) * weight[..., None]
 
 
 def _corner_similarity(

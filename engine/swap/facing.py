@@ -45,3 +45,33 @@ def facing(points: F32, triangles: NDArray[np.int32]) -> F32:  # pragma: no cove
         length = max(np.sqrt(x * x + y * y + z * z), np.float32(1e-9))
         out[i] = min(max(-(z / length), np.float32(0.0)), np.float32(1.0))
     return out
+
+
+@njit(cache=True, nogil=True)
+def unit_normals(points: F32, triangles: NDArray[np.int32]) -> F32:  # pragma: no cover - compiled
+    """N×3: each vertex of `points` (N×3, float32) its area-weighted unit normal, as
+    engine/face/fit.vertex_normals gives it (to float32 rounding: the sums here run in
+    float64), in one pass: 0.1 ms of NumPy's calls on small arrays a frame, twice."""
+    count = points.shape[0]
+    sums = np.zeros((count, 3), np.float64)
+    for t in range(triangles.shape[0]):
+        a, b, c = triangles[t, 0], triangles[t, 1], triangles[t, 2]
+        e1x = points[b, 0] - points[a, 0]
+        e1y = points[b, 1] - points[a, 1]
+        e1z = points[b, 2] - points[a, 2]
+        e2x = points[c, 0] - points[a, 0]
+        e2y = points[c, 1] - points[a, 1]
+        e2z = points[c, 2] - points[a, 2]
+        nx = np.float64(e1y * e2z - e1z * e2y)
+        ny = np.float64(e1z * e2x - e1x * e2z)
+        nz = np.float64(e1x * e2y - e1y * e2x)
+        for i in (a, b, c):
+            sums[i, 0] += nx
+            sums[i, 1] += ny
+            sums[i, 2] += nz
+    out = np.empty((count, 3), np.float32)
+    for i in range(count):
+        length = max(np.sqrt(sums[i, 0] ** 2 + sums[i, 1] ** 2 + sums[i, 2] ** 2), 1e-9)
+        for k in range(3):
+            out[i, k] = np.float32(sums[i, k] / length)
+    return out

@@ -2,7 +2,8 @@
 
 Built from one or more photos of one person: each photo's face is unwrapped into the
 mesh's texture space and its own light divided out with a smooth skin field fitted to it
-(engine/swap/shading.py); what cast shadows are left are lifted, specular highlights
+(engine/swap/shading.py) and that light's play over the face's form
+(engine/swap/form_light.py); what cast shadows are left are lifted, specular highlights
 toned down (engine/swap/shadows.py) and the skin's remaining strong local departures
 evened (engine/swap/departures.py); texels the photo saw at a grazing angle are filled
 from the mirrored side. With several photos, the one that saw the face best gives the
@@ -24,7 +25,7 @@ from engine.core.types import F32, Frame, Landmarks
 from engine.face.fit import FaceFitter, vertex_normals
 from engine.face.mesh import topology
 from engine.render.uvmap import fill_outside, uv_map
-from engine.swap import departures, mouth, shading, shadows
+from engine.swap import departures, form_light, mouth, shading, shadows
 from engine.swap.eyes import Eyeball, eyeball, eyes, iris_colour
 from engine.swap.source_beard import source_beard
 
@@ -143,6 +144,15 @@ def unwrap(image: Frame, landmarks: Landmarks, fitter: FaceFitter) -> UnwrappedP
     )
     low, low_weight = shading.unwrap_lowres(image, landmarks, facing)
     light = shading.smooth_field(low, shading.skin_weight(low_weight))
+    # The photo's own light over its face's form (the nose's flanks, the sockets) is
+    # its light too: divided out with the field (engine/swap/form_light.py), on its skin
+    # only (on brows and lips the fit's colour tinted them blue-grey and paled the lips).
+    terms = form_light.vertex_terms(landmarks, fitter.triangles)
+    masks = shading.feature_masks(low.shape[0])
+    form = form_light.form_gain(
+        low, shading.skin_weight(low_weight), light, terms, terms, masks.skin
+    )
+    light = light * form ** (1.0 - masks.features)[..., None]
     colour = shading.skin_colour(low, low_weight)
     albedo = texture / np.maximum(shading.upsample(light, uvm.size), 1.0) * colour
     shadow = shadows.shadow_mask(albedo, colour)

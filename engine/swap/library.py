@@ -36,7 +36,7 @@ from engine.swap.mouth import mouth_interior
 log = logging.getLogger(__name__)
 
 # Bump when the texture/shape algorithm changes: old cache entries are then ignored.
-CACHE_VERSION = "identity-v9"
+CACHE_VERSION = "identity-v10"
 MIN_EYE_DISTANCE_PX = 24.0
 MESH_POINTS = 468
 

@@ -25,13 +25,12 @@ from engine.face.mesh import topology
 from engine.render.composite import SPLIT_LOW, box
 from engine.render.polygon import polygon_mask
 from engine.render.raster import rasterize_attributes
-from engine.swap import facial_hair, shading
+from engine.swap import facial_hair, form_light, lids, shading
 from engine.swap.apply_light import shade
 from engine.swap.broad_light import add_broad_difference, masked_difference
 from engine.swap.eyes import EyeScene, eyes, show_eyes
 from engine.swap.facing import facing
 from engine.swap.identity import SourceIdentity
-from engine.swap.lids import lid_gaps, open_lids
 from engine.swap.shape import shape_transfer
 from engine.swap.sharpness import DetailSample, soften
 
@@ -110,11 +109,9 @@ class FaceRenderer:
             return None
         with steps.step("shape"):
             posed = self.posed_landmarks(face, identity, swap, rest_canonical)
-            seen, shown = lid_gaps(face.landmarks, identity.canonical)
-            if swap.eyes != "yours":
-                # Your own eyeballs show through your own lids: moved lids would
-                # stretch or squash them (and measured no better: docs/swap.md).
-                posed = open_lids(posed, seen, shown)
+            gain = lids.YOURS_GAIN if swap.eyes == "yours" else lids.GAIN
+            seen, shown = lids.lid_gaps(face.landmarks, identity.canonical, gain)
+            posed = lids.open_lids(posed, seen, shown)
         with steps.step("grid"):
             grid = _grid(posed, float(face.fit.pose.scale), frame.shape)
             if grid is None:
@@ -147,6 +144,7 @@ class FaceRenderer:
             relit, image, mask, features = self._appearance(
                 frame,
                 face,
+                posed,
                 identity,
                 swap,
                 color_match,
@@ -218,6 +216,7 @@ class FaceRenderer:
         self,
         frame: Frame,
         face: Face,
+        posed: F32,
         identity: SourceIdentity,
         swap: SwapSettings,
         color_match: bool,
@@ -235,7 +234,7 @@ class FaceRenderer:
         texture_size = identity.albedo.shape[0]
         gain = _NO_GAIN
         if color_match:
-            field = self._light_field(frame, face, identity, steps)
+            field = self._light_field(frame, face, identity, posed, steps)
             with steps.step("gain"):
                 gain = _lookup(field, uv, texture_size)
         with steps.step("shade"):
@@ -275,18 +274,34 @@ class FaceRenderer:
         return rasterize_attributes(local, posed[:, 2], triangles, attrs, shape)
 
     def _light_field(
-        self, frame: Frame, face: Face, identity: SourceIdentity, steps: StepTimer = NO_STEPS
+        self,
+        frame: Frame,
+        face: Face,
+        identity: SourceIdentity,
+        posed: F32,
+        steps: StepTimer = NO_STEPS,
     ) -> F32:
         """The BGR gain (S×S×3 over the texture square) taking the source's de-lit skin
-        to the target's light and skin colour: the target's smooth skin field over the
-        source's skin colour. (The eyes get their own, per pixel: `shade`.)"""
+        to the target's light and skin colour: the target's smooth skin field, with its
+        light's play over the face's form on the `posed` mesh (engine/swap/form_light.py),
+        over the source's skin colour. (The eyes get their own, per pixel: `shade`.)"""
         assert face.landmarks is not None
         with steps.step("unwrap"):
             points = np.ascontiguousarray(face.landmarks, dtype=np.float32)
             low, weight = shading.unwrap_lowres(frame, points, facing(points, self.triangles))
         with steps.step("field"):
-            target_field = shading.smooth_field(low, shading.skin_weight(weight))
-            return shading.light_ratio(target_field, identity.skin_colour)
+            skin = shading.skin_weight(weight)
+            target_field = shading.smooth_field(low, skin)
+        with steps.step("form"):
+            target_field = target_field * form_light.form_gain(
+                low,
+                skin,
+                target_field,
+                form_light.vertex_terms(points, self.triangles),
+                form_light.vertex_terms(posed, self.triangles),
+                shading.feature_masks(low.shape[0]).skin,
+            )
+        return shading.light_ratio(target_field, identity.skin_colour)
 
 
 # How much of the measured detail gap the render is softened by (DEV+WIDE |sharpness

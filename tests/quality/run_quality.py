@@ -21,6 +21,7 @@ import datetime as dt
 import functools
 import importlib
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -310,17 +311,61 @@ def judge_clip(
     return aggregate
 
 
+# The judge's own environment (its `judge` script makes it), for tools/clip_series.py.
+JUDGE_PYTHON = (
+    Path(os.environ.get("FACEJUDGE_VENV", Path.home() / ".cache" / "facejudge" / "venv"))
+    / "bin"
+    / "python"
+)
+# A frame counts as one face's when the judge's output mesh lies this close to its
+# target mesh (mean landmark distance, inter-ocular distances): on an audience shot its
+# output mesh landed on another person 0.2-10 IODs away and decided a clip's slopes.
+SAME_FACE_IOD = 0.1
+
+
+def same_face_carry(target: Path, output: Path, series: Path) -> dict[str, float]:
+    """The carry slopes and r (as `judge video` takes them) over the frames where the
+    judge's two meshes lie on one face, from tools/clip_series.py's per-frame readings;
+    `frames` counts them."""
+    cmd = [str(JUDGE_PYTHON), str(ROOT / "tools" / "clip_series.py")]
+    cmd += [str(target), str(output), str(series)]
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    rows = [r for r in json.loads(series.read_text()) if r.get("apart", 1e9) < SAME_FACE_IOD]
+    out: dict[str, float] = {"frames": float(len(rows))}
+    for key in CARRY:
+        pairs = (
+            [(r["gT"][key], r["gO"][key]) for r in rows if "gT" in r]
+            if key.startswith("gaze")
+            else [(r["T"][key], r["O"][key]) for r in rows]
+        )
+        x, y = (np.array(v, np.float64) for v in zip(*pairs, strict=True))
+        x0, y0 = x - x.mean(), y - y.mean()
+        out[f"{key}_carry_slope"] = float((x0 * y0).sum() / (x0 * x0).sum())
+        out[f"{key}_carry_r"] = float((x0 * y0).sum() / np.sqrt((x0 * x0).sum() * (y0 * y0).sum()))
+    return out
+
+
 def clip_carry(out: Path, base: EngineSettings, library: SourceLibrary) -> str:
     """Each clip's carry slope (1 = the target's motion carried in full), its r, and
-    the jitter."""
+    the jitter; then the same over the frames where the judge's meshes lie on one face
+    (`same_face_carry`)."""
     folder = out / "clips"
     folder.mkdir(parents=True, exist_ok=True)
     head = [f"{k} slope (r)" for k in CARRY]
     lines = ["| clip | " + " | ".join(head) + " | jitter |", "|---|" + "---|" * (len(head) + 1)]
+
+    def cells(scores: dict[str, float]) -> str:
+        return " | ".join(
+            f"{scores[f'{k}_carry_slope']:.2f} ({scores[f'{k}_carry_r']:.2f})" for k in CARRY
+        )
+
     for clip, face in CLIPS:
         scores = judge_clip(clip, face, base, library, folder)
-        cells = [f"{scores[f'{k}_carry_slope']:.2f} ({scores[f'{k}_carry_r']:.2f})" for k in CARRY]
-        lines.append(f"| {clip} | " + " | ".join(cells) + f" | {scores['temporal_jitter']:.3f} |")
+        lines.append(f"| {clip} | {cells(scores)} | {scores['temporal_jitter']:.3f} |")
+        same = same_face_carry(
+            TESTDATA / "video" / clip, folder / clip, folder / f"{Path(clip).stem}_series.json"
+        )
+        lines.append(f"| {clip}, same face ({same['frames']:.0f} frames) | {cells(same)} | |")
     return "\n".join(lines)
 
 

@@ -1,4 +1,5 @@
-"""The compiled facing pass is vertex_normals' z, negated and clipped, bit for bit."""
+"""The compiled facing pass is vertex_normals' z, negated and clipped, bit for bit; the
+compiled unit normals are vertex_normals to float32 rounding."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import pytest
 
 from engine.core.imageio import read_image
 from engine.face.fit import vertex_normals
-from engine.swap.facing import facing
+from engine.swap.facing import facing, unit_normals
 from tests.engine.swap.support import EILEEN, GRACE, dev, fitted_face, fitter
 
 
@@ -33,3 +34,14 @@ def test_a_face_turned_away_faces_nowhere() -> None:
     ours = facing(behind, triangles)
     np.testing.assert_array_equal(ours, expected)
     assert float(np.median(ours)) == 0.0
+
+
+@pytest.mark.parametrize("photo", [GRACE, EILEEN])
+def test_the_compiled_normals_are_the_numpy_normals(photo: object) -> None:
+    face = fitted_face(read_image(photo))  # type: ignore[arg-type]
+    assert face.landmarks is not None
+    triangles = fitter().triangles
+    points = np.ascontiguousarray(face.landmarks, np.float32)
+    ours = unit_normals(points, np.ascontiguousarray(triangles, np.int32))
+    assert ours.dtype == np.float32 and ours.shape == (len(points), 3)
+    np.testing.assert_allclose(ours, vertex_normals(points, triangles), atol=1e-6)

@@ -44,3 +44,15 @@ def test_a_wider_source_eye_closes_the_output_further(mesh: np.ndarray) -> None:
     same_seen, same_shown = lids.lid_gaps(mesh, mesh)
     assert same_shown == pytest.approx(same_seen)
     np.testing.assert_array_equal(lids.open_lids(mesh, same_seen, same_shown), mesh)
+
+
+def test_your_own_eyes_are_pushed_less_than_the_photos(mesh: np.ndarray) -> None:
+    """With your own eyes the lids are pushed past the target's by `YOURS_GAIN`, a
+    smaller share than the photo's eyes take (your eyeball would stretch with them)."""
+    source = analyzer().analyze_image(read_image(EILEEN))[0].landmarks
+    assert source is not None
+    seen, pushed = lids.lid_gaps(mesh, source, lids.YOURS_GAIN)
+    _, photo = lids.lid_gaps(mesh, source)
+    for t, s, out, far in zip(seen, eye_openness(source), pushed, photo, strict=True):
+        assert out == pytest.approx(max(lids.NARROWEST, t + lids.YOURS_GAIN * (t - s)))
+        assert abs(out - t) < abs(far - t)

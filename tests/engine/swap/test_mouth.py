@@ -50,14 +50,16 @@ def _lightness(bgr: np.ndarray) -> np.ndarray:
 def test_a_smiling_sources_teeth_leave_its_lips(library: SourceLibrary, photo: str) -> None:
     """Both show their teeth: in the texture they sit on and between the lips, pale
     (teeth are nearly colourless; lips are not). What renders on a closed mouth has
-    almost none of them left (253 → 0 and 389 → 5 texels); what renders a swapped-in
+    almost none of them left (133 → 0 and 287 → 3 texels; 253 → 0 and 389 → 5 before
+    the photo's light over its form was divided out too, which left their teeth a
+    little less colourless); what renders a swapped-in
     mouth inside keeps the row between the texture's lips as it is (it is that inside)."""
     identity = library.load_identity([dev(photo)])
     assert identity.mouth_inside is not None
     marked = identity.mouth_inside > 0.5
     pale_before = int((_chroma(identity.albedo)[marked] < 12.0).sum())
     pale_after = int((_chroma(identity.texture()[..., :3])[marked] < 12.0).sum())
-    assert pale_before > 200
+    assert pale_before > 100
     assert pale_after < 0.05 * pale_before
     line = lip_line(identity.albedo.shape[0]) == 1.0
     np.testing.assert_array_equal(
