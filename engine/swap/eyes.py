@@ -460,10 +460,11 @@ def show_own_eyes(scene: EyeScene, views: tuple[EyeView | None, ...], colour: F3
 
 def _own_lid_margin(region: F32, mine: F32, seen: NDArray[np.bool_], width: float) -> None:
     """`region` (the render over one eye's box, in place) with the target's own lid
-    margin round the opening (`seen`), in the render's skin colour: a viewer and a
-    landmarker read an eye's opening from its lid line and lashes as much as from the
-    eyeball, and a source's lashes, eyeliner or lid make-up round the user's eyeball
-    read as the source's opening (and its make-up)."""
+    margin round the opening (`seen`), brought `LID_SHARE` of the way to the render's
+    skin colour: a viewer and a landmarker read an eye's opening from its lid line and
+    lashes as much as from the eyeball, and a source's lashes, eyeliner or lid make-up
+    round the user's eyeball read as the source's opening (and its make-up). `width`:
+    the eye's width (corner to corner) on the grid."""
     # On small eyes the margin is a pixel or two, and the landmarker read the clip's
     # medium shot (eyes 12-19 px wide) as less open with it: faded in as the iris
     # model's lids are (engine/face/analyzer.py).

@@ -26,8 +26,6 @@ LIMIT = 0.7  # the form shading's log gain stays within ±LIMIT (a poor fit cann
 RIDGE = 1e-3  # of the normal equations' mean diagonal: a flat-lit face's fit stays near 0
 ITERATIONS = 6
 TAU = 0.1  # log residual at which a texel counts half (Cauchy): a beard or a spot
-
-
 STRIDE = 2  # the fit takes every STRIDE-th texel each way: the light's play is smooth
 
 
