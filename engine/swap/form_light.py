@@ -51,7 +51,10 @@ def fit(residual: F32, weight: F32, terms: F32) -> F32:
     `residual` (S×S×C: a photo's skin over its smooth field) as form shading, given
     the SH terms over the texture square (`terms`, S×S×8), fitted on the texels
     weighted by `weight` (S×S), robustly: a texel's weight falls (Cauchy) with its
-    lightness's distance from the fit."""
+    lightness's distance from the fit. (Not the smooth field's compiled robust fit:
+    its channel-mean residual and its switch to Welsch weights drop more of a face's
+    own shading; measured on DEV+WIDE, ID@1 45.7 % against 51.6 %, skin artifact
+    0.0055 against 0.0046, and a squint read more open: tests/engine/swap/test_engine.)"""
     every = (slice(None, None, STRIDE), slice(None, None, STRIDE))
     used = weight[every] > 0.0
     design = np.column_stack([np.ones(int(used.sum())), terms[every][used].astype(np.float64)])
