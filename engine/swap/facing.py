@@ -1,11 +1,12 @@
-"""How squarely the camera sees each vertex of the target's mesh, as one compiled pass
-(numba): the light field weighs each texel by it (engine/swap/shading.py).
+"""The target mesh's vertex normals as one compiled pass (numba), once a frame for the
+light field's texel weights (how squarely the camera sees each vertex: `facing`) and the
+light over the face's form (engine/swap/form_light.py).
 
-`np.clip(-vertex_normals(points, triangles)[:, 2], 0, 1)` (engine/face/fit.py) costs
-0.33 ms a frame for 468 points on the 2-core machine, nearly all of it NumPy's calls on
-small arrays; `unit_normals` is the same arithmetic in the same order (the triangles'
-cross products in float32, their sums into the corners in float64 in bincount's order,
-the lengths in float32), so the same bits, in 0.02 ms, and `facing` takes their z.
+engine/face/fit.vertex_normals costs 0.1-0.3 ms a frame for 468 points on the 2-core
+machine, nearly all of it NumPy's calls on small arrays; `unit_normals` is the same
+arithmetic in the same order (the triangles' cross products in float32, their sums into
+the corners in float64 in bincount's order, the lengths in float32), so the same bits,
+in 0.01 ms.
 """
 
 from __future__ import annotations
@@ -18,21 +19,9 @@ from engine.core.types import F32
 
 
 @njit(cache=True, nogil=True)
-def facing(points: F32, triangles: NDArray[np.int32]) -> F32:  # pragma: no cover - compiled
-    """0..1 per vertex of `points` (N×3, float32): the z of its area-weighted unit
-    normal, negated (towards the camera), clipped at 0."""
-    normals = unit_normals(points, triangles)
-    out = np.empty(points.shape[0], np.float32)
-    for i in range(points.shape[0]):
-        out[i] = min(max(-normals[i, 2], np.float32(0.0)), np.float32(1.0))
-    return out
-
-
-@njit(cache=True, nogil=True)
 def unit_normals(points: F32, triangles: NDArray[np.int32]) -> F32:  # pragma: no cover - compiled
     """N×3: each vertex of `points` (N×3, float32) its area-weighted unit normal, with
-    vertex_normals' bits (the form light takes two meshes' a frame: 0.1 ms each in
-    NumPy)."""
+    vertex_normals' bits."""
     count = points.shape[0]
     sums = np.zeros((count, 3), np.float64)
     # bincount adds the first corners of every triangle, then the second, then the third.
@@ -59,3 +48,9 @@ def unit_normals(points: F32, triangles: NDArray[np.int32]) -> F32:  # pragma: n
         out[i, 1] = y / length
         out[i, 2] = z / length
     return out
+
+
+def facing(normals: F32) -> F32:
+    """0..1 per vertex: the z of its unit normal (`unit_normals`), negated (towards the
+    camera), clipped at 0."""
+    return np.clip(-normals[:, 2], np.float32(0.0), np.float32(1.0))

@@ -19,7 +19,6 @@ import numpy as np
 
 from engine.core.types import F32
 from engine.render.uvmap import uv_map
-from engine.swap.facing import unit_normals
 from engine.swap.shading import LUMA
 
 LIMIT = 0.7  # the form shading's log gain stays within ±LIMIT (a poor fit cannot blow up)
@@ -27,16 +26,6 @@ RIDGE = 1e-3  # of the normal equations' mean diagonal: a flat-lit face's fit st
 ITERATIONS = 6
 TAU = 0.1  # log residual at which a texel counts half (Cauchy): a beard or a spot
 STRIDE = 2  # the fit takes every STRIDE-th texel each way: the light's play is smooth
-
-
-def vertex_terms(points: F32, triangles: np.ndarray) -> F32:
-    """`basis` at each vertex's unit normal (N×8)."""
-    return basis(
-        unit_normals(
-            np.ascontiguousarray(points, dtype=np.float32),
-            np.ascontiguousarray(triangles, dtype=np.int32),
-        )
-    )
 
 
 def basis(normals: F32) -> F32:
@@ -87,7 +76,7 @@ def shade(coeffs: F32, terms: F32, skin: F32) -> F32:
 def form_gain(texture: F32, weight: F32, field: F32, fitted: F32, shown: F32, skin: F32) -> F32:
     """The per-channel gain (S×S×3) of the form shading fitted to `texture`'s skin
     (S×S×3, weights `weight`) over its smooth field `field`, on the mesh whose vertices
-    have the SH terms `fitted` (`vertex_terms`: the photo's own), played over the mesh
+    have the SH terms `fitted` (`basis` of its unit normals: the photo's own), played over the mesh
     with `shown` (the same, to divide a source's out; the posed mesh's, to light a
     render); `skin`: the plain skin the shading's level is taken over."""
     residual = np.log(np.maximum(texture, 0.0) + 1.0) - np.log(np.maximum(field, 0.0) + 1.0)

@@ -147,7 +147,7 @@ def unwrap(image: Frame, landmarks: Landmarks, fitter: FaceFitter) -> UnwrappedP
     # The photo's own light over its face's form (the nose's flanks, the sockets) is
     # its light too: divided out with the field (engine/swap/form_light.py), on its skin
     # only (on brows and lips the fit's colour tinted them blue-grey and paled the lips).
-    terms = form_light.vertex_terms(landmarks, fitter.triangles)
+    terms = form_light.basis(normals)
     masks = shading.feature_masks(low.shape[0])
     form = form_light.form_gain(
         low, shading.skin_weight(low_weight), light, terms, terms, masks.skin

@@ -29,7 +29,7 @@ from engine.swap import facial_hair, form_light, lids, shading
 from engine.swap.apply_light import shade
 from engine.swap.broad_light import add_broad_difference, masked_difference
 from engine.swap.eyes import EyeScene, eyes, show_eyes
-from engine.swap.facing import facing
+from engine.swap.facing import facing, unit_normals
 from engine.swap.identity import SourceIdentity
 from engine.swap.shape import shape_transfer
 from engine.swap.sharpness import DetailSample, soften
@@ -288,7 +288,8 @@ class FaceRenderer:
         assert face.landmarks is not None
         with steps.step("unwrap"):
             points = np.ascontiguousarray(face.landmarks, dtype=np.float32)
-            low, weight = shading.unwrap_lowres(frame, points, facing(points, self.triangles))
+            normals = unit_normals(points, self.triangles)
+            low, weight = shading.unwrap_lowres(frame, points, facing(normals))
         with steps.step("field"):
             skin = shading.skin_weight(weight)
             target_field = shading.smooth_field(low, skin)
@@ -297,8 +298,8 @@ class FaceRenderer:
                 low,
                 skin,
                 target_field,
-                form_light.vertex_terms(points, self.triangles),
-                form_light.vertex_terms(posed, self.triangles),
+                form_light.basis(normals),
+                form_light.basis(unit_normals(np.ascontiguousarray(posed), self.triangles)),
                 shading.feature_masks(low.shape[0]).skin,
             )
         return shading.light_ratio(target_field, identity.skin_colour)

@@ -43,7 +43,7 @@ def test_a_form_shading_is_recovered_past_a_beard(grace: tuple[Frame, Face]) -> 
     _, face = grace
     assert face.landmarks is not None
     size = shading.FIELD_SIZE
-    vertices = form_light.vertex_terms(face.landmarks, fitter().triangles)
+    vertices = form_light.basis(vertex_normals(face.landmarks, fitter().triangles))
     terms = uv_map(size).interpolate(vertices)
     truth = np.zeros((9, 3), np.float32)
     truth[1:4] = SIDE_LIGHT[:, None] * np.array([0.8, 0.9, 1.0], np.float32)
