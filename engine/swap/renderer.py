@@ -25,7 +25,7 @@ from engine.face.mesh import topology
 from engine.render.composite import SPLIT_LOW, box
 from engine.render.polygon import polygon_mask
 from engine.render.raster import rasterize_attributes
-from engine.swap import facial_hair, form_light, lids, shading
+from engine.swap import facial_hair, form_light, lids, lip_colour, shading
 from engine.swap.apply_light import shade
 from engine.swap.broad_light import add_broad_difference, masked_difference
 from engine.swap.eyes import EyeScene, eyes, show_eyes
@@ -256,6 +256,9 @@ class FaceRenderer:
                         share,
                         max(share, BROAD_COLOUR),
                     )
+            with steps.step("lips"):
+                lips = _lookup(lip_colour.lips_mask(), uv, texture_size) * coverage
+                image = lip_colour.own_lip_colour(image, own, lips)
         return relit, image, mask, features
 
     def _rasterize(
