@@ -25,7 +25,7 @@ from engine.face.mesh import topology
 from engine.render.composite import SPLIT_LOW, box
 from engine.render.polygon import polygon_mask
 from engine.render.raster import rasterize_attributes
-from engine.swap import facial_hair, form_light, lids, lip_colour, shading
+from engine.swap import facial_hair, form_light, lids, own_colour, shading
 from engine.swap.apply_light import shade
 from engine.swap.broad_light import add_broad_difference, masked_difference
 from engine.swap.eyes import EyeScene, eyes, show_eyes
@@ -202,7 +202,7 @@ class FaceRenderer:
         return FacePatch(
             x0=int(x0),
             y0=int(y0),
-            image=np.asarray(image, dtype=np.float32),
+            image=_finite(np.asarray(image, dtype=np.float32)),
             mask=mask,
             keep_mask=keep,
             detail_sigma=blur_sigma,
@@ -256,9 +256,11 @@ class FaceRenderer:
                         share,
                         max(share, BROAD_COLOUR),
                     )
-            with steps.step("lips"):
-                lips = _lookup(lip_colour.lips_mask(), uv, texture_size) * coverage
-                image = lip_colour.own_lip_colour(image, own, lips)
+            with steps.step("features"):
+                # The lips' and brows' own colour (engine/swap/own_colour.py).
+                where = _lookup(own_colour.regions(), uv, texture_size)
+                for region in (own_colour.LIPS, own_colour.BROWS_CHANNEL):
+                    image = own_colour.own_colour(image, own, where[..., region], covered=coverage)
         return relit, image, mask, features
 
     def _rasterize(
@@ -401,6 +403,15 @@ def _uv_maps(per_pixel: F32) -> tuple[F32, F32]:
     """The render's texture coordinates (u, v) as two contiguous maps, split out of
     `per_pixel` once for all the lookups."""
     return np.ascontiguousarray(per_pixel[..., 0]), np.ascontiguousarray(per_pixel[..., 1])
+
+
+def _finite(image: F32) -> F32:
+    """`image`, or an error when any pixel is not finite: one NaN spreads through the
+    softening over the whole face (a black face), so the frame fails loudly and the
+    output guard covers it; it is never sent."""
+    if not np.isfinite(image).all():
+        raise FloatingPointError("the swapped face has non-finite pixels")
+    return image
 
 
 def _lookup(texture: F32, uv: tuple[F32, F32], texture_size: int) -> F32:

@@ -88,8 +88,12 @@ def test_a_fixed_panel_of_pairs_keeps_its_quality(
     # |seam gradient| 0.059, seam colour -0.42 ΔE, |sharpness| 0.12, skin artifact mean
     # 0.0028, max 0.0086, tone ΔE max 1.2, eye action 0.019. The identity floors allow
     # one more miss than that; the skin and eye floors sit a little above what it reaches.
+    # Stop 42 (the target's own lip and brow colour: docs/swap.md): retrieval 50 %,
+    # leave-source-out 17 % (one of six: a lower floor would test nothing), pose 1.22°,
+    # expression 0.023, |seam gradient| 0.057, seam colour -0.44 ΔE, the skin as above,
+    # eye action 0.021. Retrieval's floor again allows one more miss.
     assert scores["faces_found_pct"] == 100.0, report
-    assert scores["retrieval_at1_pct"] >= 50.0, report
+    assert scores["retrieval_at1_pct"] >= 41.0, report
     assert scores["retrieval_loo_at1_pct"] >= 16.0, report
     assert scores["pose_err_deg_found_only"] <= 1.6, report
     assert scores["expr_err_found_only"] <= 0.032, report
@@ -133,7 +137,8 @@ def test_a_clip_keeps_the_targets_blinks_mouth_and_gaze(
     # at every 10th frame; the photo's eyes kept the gaze at 0.17. 2026-12-07 (the
     # broad departures limited, the mark's day pinned): eyes 0.77 (r 0.75), mouth 0.92,
     # gaze_x 0.83 (r 0.75). Stop 41 (your own lid margin, the lids pushed a quarter):
-    # eyes 0.84 (r 0.77), mouth 0.89, gaze_x 0.70 (r 0.67).
+    # eyes 0.84 (r 0.77), mouth 0.89, gaze_x 0.70 (r 0.67). Stop 42 (your own lip and
+    # brow colour): eyes 0.84 (r 0.78), mouth 0.92, gaze_x 0.70.
     assert scores["eyes_open_carry_slope"] >= 0.76, got
     assert scores["mouth_open_carry_slope"] >= 0.82, got
     assert scores["gaze_x_carry_slope"] >= 0.6, got
