@@ -259,8 +259,10 @@ class FaceRenderer:
             with steps.step("features"):
                 # The lips' and brows' own colour (engine/swap/own_colour.py).
                 where = _lookup(own_colour.regions(), uv, texture_size)
-                for region in (own_colour.LIPS, own_colour.BROWS_CHANNEL):
-                    image = own_colour.own_colour(image, own, where[..., region], covered=coverage)
+                for region, darken in own_colour.FEATURES:
+                    image = own_colour.own_colour(
+                        image, own, where[..., region], covered=coverage, darken=darken
+                    )
         return relit, image, mask, features
 
     def _rasterize(

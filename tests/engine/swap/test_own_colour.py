@@ -84,6 +84,21 @@ def test_an_off_hue_pixel_at_the_edge_is_held_near_the_features_colour() -> None
     assert (unheld[24, 5:35, 0] > unheld[24, 5:35, 2]).all()  # the bruise it was
 
 
+def test_darkened_lips_are_the_darker_of_the_two() -> None:
+    """With `darken` 1 a lip pixel takes the target's lightness where the target's is
+    darker (a lipstick user's red stays deep, not coral at the source's paler lightness)
+    and keeps the render's where the render's is darker."""
+    render, own, lips = _grid()
+    inside = lips == 1.0
+    render[inside] = (150.0, 160.0, 200.0)  # paler than the target's lips
+    out = own_colour.own_colour(render, own, lips, share=1.0, darken=1.0)
+    np.testing.assert_allclose(out[inside] @ LUMA, own[inside] @ LUMA, rtol=1e-4)
+    np.testing.assert_allclose(_chroma(out[inside]), _chroma(own[inside]), atol=1e-5)
+    render[inside] = (40.0, 50.0, 90.0)  # darker than the target's lips
+    out = own_colour.own_colour(render, own, lips, share=1.0, darken=1.0)
+    np.testing.assert_allclose(out[inside] @ LUMA, render[inside] @ LUMA, rtol=1e-4)
+
+
 def test_a_render_dipping_below_black_stays_finite() -> None:
     """The steps before can leave a render pixel a little below 0; its lightness's root
     was NaN, and the softening after spread it over the whole face (a black face on
@@ -129,7 +144,7 @@ def test_a_sources_lipstick_and_its_brows_blue_cast_do_not_ride_along(
     muted pink-brown. obama_2's dark brows came out navy on anon_inspireface_sad_1's
     brown-haired, paler face. With the step the lips are about as red as the target's
     own and the brows about as blue (when written: the lips' red share of the colour
-    0.440 against the target's 0.435, without the step 0.464; the brows' blue share
+    0.442 against the target's 0.435, without the step 0.464; the brows' blue share
     0.269 against 0.266, without 0.282)."""
 
     def colours() -> tuple[float, float, float, float]:
