@@ -113,6 +113,12 @@ def test_no_share_or_no_feature_leaves_the_render_as_it_is() -> None:
     render, own, lips = _grid()
     np.testing.assert_array_equal(own_colour.own_colour(render, own, lips, 0.0), render)
     np.testing.assert_array_equal(own_colour.own_colour(render, own, np.zeros_like(lips)), render)
+    # A far face's few lip pixels have no typical colour to hold to: left as they are.
+    few = np.zeros_like(lips)
+    few[20, 10 : 10 + own_colour.MIN_SURE - 1] = 1.0
+    np.testing.assert_array_equal(own_colour.own_colour(render, own, few), render)
+    few[20, 10 + own_colour.MIN_SURE - 1] = 1.0  # one more: now it has one
+    assert not np.array_equal(own_colour.own_colour(render, own, few), render)
 
 
 def test_the_masks_are_the_lips_red_and_the_brows() -> None:
