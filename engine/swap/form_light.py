@@ -79,6 +79,12 @@ def form_gain(texture: F32, weight: F32, field: F32, fitted: F32, shown: F32, sk
     have the SH terms `fitted` (`basis` of its unit normals: the photo's own), played over the mesh
     with `shown` (the same, to divide a source's out; the posed mesh's, to light a
     render); `skin`: the plain skin the shading's level is taken over."""
+    return shade(fit_over(texture, weight, field, fitted), shown, skin)
+
+
+def fit_over(texture: F32, weight: F32, field: F32, fitted: F32) -> F32:
+    """`fit`'s coefficients of `texture`'s log over its smooth `field`, on the mesh whose
+    vertices have the SH terms `fitted`: `form_gain` without the shading, for a caller
+    that plays one fit over two meshes."""
     residual = np.log(np.maximum(texture, 0.0) + 1.0) - np.log(np.maximum(field, 0.0) + 1.0)
-    coeffs = fit(residual, weight, uv_map(texture.shape[0]).interpolate(fitted))
-    return shade(coeffs, shown, skin)
+    return fit(residual, weight, uv_map(texture.shape[0]).interpolate(fitted))

@@ -27,6 +27,7 @@ from engine.face.mesh import topology
 from engine.render.uvmap import fill_outside, uv_map
 from engine.swap import departures, form_light, mouth, shading, shadows
 from engine.swap.eyes import Eyeball, eyeball, eyes, iris_colour
+from engine.swap.skin_texture import SourceSkin, source_skin
 from engine.swap.source_beard import source_beard
 
 _MIRROR_PREFERENCE = 0.05  # the mirrored side only wins where this side was barely seen
@@ -85,6 +86,16 @@ class SourceIdentity:
         """T×T, 0..1: the photo's own beard, moustache or stubble in the texture
         (engine/swap/source_beard.py)."""
         return source_beard(self.albedo)
+
+    @cached_property
+    def skin(self) -> SourceSkin:
+        """The plain skin's departures from its smooth field, and their spread
+        (engine/swap/skin_texture.py), over the skin the render shows: not the forehead
+        hair, not the photo's own beard."""
+        shown = 1.0 - self.beard
+        if self.forehead_skin is not None:
+            shown = shown * self.forehead_skin
+        return source_skin(self.albedo, shown.astype(np.float32))
 
     def texture(self, *, mouth_line: bool = True, beard: bool = False) -> F32:
         """T×T×4: the albedo (BGR) and the skin mask (`forehead_skin`, 1 where none was

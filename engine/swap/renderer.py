@@ -25,7 +25,7 @@ from engine.face.mesh import topology
 from engine.render.composite import SPLIT_LOW, box
 from engine.render.polygon import polygon_mask
 from engine.render.raster import rasterize_attributes
-from engine.swap import facial_hair, form_light, lids, own_colour, shading
+from engine.swap import facial_hair, form_light, lids, own_colour, shading, skin_texture
 from engine.swap.apply_light import shade
 from engine.swap.broad_light import add_broad_difference, masked_difference
 from engine.swap.eyes import EyeScene, eyes, show_eyes
@@ -291,7 +291,9 @@ class FaceRenderer:
         """The BGR gain (S×S×3 over the texture square) taking the source's de-lit skin
         to the target's light and skin colour: the target's smooth skin field, with its
         light's play over the face's form on the `posed` mesh (engine/swap/form_light.py),
-        over the source's skin colour. (The eyes get their own, per pixel: `shade`.)"""
+        over the source's skin colour, with the source's skin departures held to the
+        target's own amount (engine/swap/skin_texture.py; then at its finer size). (The
+        eyes get their own, per pixel: `shade`.)"""
         assert face.landmarks is not None
         with steps.step("unwrap"):
             points = np.ascontiguousarray(face.landmarks, dtype=np.float32)
@@ -301,15 +303,22 @@ class FaceRenderer:
             skin = shading.skin_weight(weight)
             target_field = shading.smooth_field(low, skin)
         with steps.step("form"):
-            target_field = target_field * form_light.form_gain(
-                low,
-                skin,
-                target_field,
-                form_light.basis(normals),
-                form_light.basis(unit_normals(np.ascontiguousarray(posed), self.triangles)),
-                shading.feature_masks(low.shape[0]).skin,
+            own_terms = form_light.basis(normals)
+            coeffs = form_light.fit_over(low, skin, target_field, own_terms)
+            plain = shading.feature_masks(low.shape[0]).skin
+            posed_terms = form_light.basis(
+                unit_normals(np.ascontiguousarray(posed), self.triangles)
             )
-        return shading.light_ratio(target_field, identity.skin_colour)
+        with steps.step("texture_level"):
+            # The target's skin about its own light, to hold the source's to
+            # (engine/swap/skin_texture.py).
+            own_light = target_field * form_light.shade(coeffs, own_terms, plain)
+            keep = skin_texture.share(
+                skin_texture.target_spread(low, own_light, weight), identity.skin.spread
+            )
+        target_field = target_field * form_light.shade(coeffs, posed_terms, plain)
+        ratio = shading.light_ratio(target_field, identity.skin_colour)
+        return skin_texture.damped_gain(ratio, identity.skin, keep)
 
 
 # How much of the measured detail gap the render is softened by (DEV+WIDE |sharpness

@@ -1,11 +1,12 @@
 """A source photo's own light inside the face: a specular stripe down the nose and a
 cast-shadow band across a cheek must not come out on the target (engine/swap/departures.py,
-with the shadow and highlight steps of engine/swap/shadows.py before it).
+with the shadow and highlight steps of engine/swap/shadows.py before it, and the render's
+hold on the source's skin departures after it: engine/swap/skin_texture.py).
 
 The check reads the output as a viewer would: how far its plain skin departs from its own
 broad shading (Lab, the mid scale a stripe or a blotch lives at), where the swap of the
-clean photo does not. A control run with the evening step switched off shows that the
-marks do come through without it, so the test can fail."""
+clean photo does not. A control run with the cleaning steps switched off shows that the
+marks do come through without them, so the test can fail."""
 
 from __future__ import annotations
 
@@ -22,12 +23,13 @@ from engine.core.imageio import read_image, write_image
 from engine.core.settings import EngineSettings, SwapSettings
 from engine.core.types import F32, Frame
 from engine.render.uvmap import uv_map
-from engine.swap import departures, identity
+from engine.swap import departures, identity, skin_texture
 from engine.swap.library import SourceLibrary
 from engine.swap.shading import feature_masks
 from tests.engine.swap.support import EILEEN, GRACE, analyzer, fitted_face, swap_frame
 
 NOSE_RIDGE = (168, 6, 197, 195, 5, 4)
+_REAL_SHARE = skin_texture.share
 # Across the face's right cheek (image left), from below the eye to the mouth's corner.
 CHEEK = (116, 117, 118, 101, 36, 206, 216, 212, 214, 192, 213, 147, 123)
 
@@ -116,7 +118,13 @@ def without_cleaning(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     monkeypatch.setattr(identity.shadows, "lift_shadows", lambda texture, *_: texture)
     monkeypatch.setattr(identity.shadows, "tame_highlights", lambda texture, *_: texture)
     monkeypatch.setattr(identity.shadows, "even_lit_skin", lambda texture, *_: texture)
+    _all_departures_kept(monkeypatch)
     yield
+
+
+def _all_departures_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The render keeps all of the source's skin departures, however they spread."""
+    monkeypatch.setattr(skin_texture, "share", lambda target, source: 1.0)
 
 
 def test_a_painted_stripe_and_shadow_band_do_not_come_through(
@@ -127,7 +135,9 @@ def test_a_painted_stripe_and_shadow_band_do_not_come_through(
     # Measured: 0.0058 of the plain skin (a few pixels at the stripe's ends and round the
     # eyes, whose lids the band darkened; 0.0050 with the photo's eyes, 0.0019 two
     # stops ago); without the departure step 0.010, without any of the cleaning 0.021
-    # (the controls below).
+    # (the controls below). Stop 43, with the hold on the skin's departures
+    # (skin_texture.py; it leaves this pair as it was): 0.0025; without the departure
+    # step and the hold 0.0087, without any of the cleaning 0.0295.
     assert added < 0.0075, added
 
 
@@ -144,9 +154,23 @@ def test_the_departure_step_is_what_takes_the_rest_out(
     photos: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(identity.departures, "even_departures", lambda texture: texture)
+    _all_departures_kept(monkeypatch)
     clean, marked = photos
     added = _artifacts(marked, tmp_path / "a") - _artifacts(clean, tmp_path / "b")
     assert added > 0.006, added
+
+
+def test_the_hold_on_the_skins_departures_alone_keeps_the_marks_out(
+    photos: tuple[Path, Path], tmp_path: Path, without_cleaning: None
+) -> None:
+    """With none of the texture's cleaning, the render's hold on the source's skin
+    departures (the marked photo's skin spreads far more than Eileen's) is enough:
+    measured −0.019 (the marked photo's skin comes out smoother than the clean one's)."""
+    clean, marked = photos
+    with pytest.MonkeyPatch.context() as patch:  # the fixture's other patches stay
+        patch.setattr(skin_texture, "share", _REAL_SHARE)
+        added = _artifacts(marked, tmp_path / "a") - _artifacts(clean, tmp_path / "b")
+    assert added < 0.0075, added
 
 
 def _skin_texture(size: int, seed: int = 0) -> F32:

@@ -107,7 +107,11 @@ def _shading_match(
         )
 
     with_form = change()
-    monkeypatch.setattr(form_light, "form_gain", lambda texture, *_: np.ones_like(texture))
+    monkeypatch.setattr(
+        form_light,
+        "shade",
+        lambda coeffs, terms, skin: np.ones((*skin.shape, coeffs.shape[1]), np.float32),
+    )
     return with_form, change()
 
 

@@ -1,0 +1,107 @@
+"""The source's skin as smooth as the target's: its blotches and lines held to the
+target's own amount.
+
+After de-lighting and evening (engine/swap/departures.py) a source's plain skin still
+varies: pores, freckles, wrinkles, a photo's grain and blotches, and whatever its light
+did that no smooth field or form shading could take out. Multiplied into a target's
+light all of it shows, and on a target whose own skin is smooth (a young face, soft
+light, a beauty-filtered webcam) it is what gives the swap away at once: grey-brown
+patches and an older person's lines over a smooth face (anon_inspireface_2963_1 and
+_1561_1 onto _zy_1; the issue's worst pairs). How much a face's skin varies is the
+target's, as its light is: a real face's skin never varies more than its camera and
+its age let it.
+
+So both skins' variation is measured the same way, as the robust spread of their
+plain skin's log lightness about their own smooth light at the light field's size:
+the target's about its smooth field times its form shading (what its light does), the
+source's de-lit texture about its own smooth field. Where the source's spreads more,
+its plain skin's departures from its smooth field (`RESIDUAL_SIZE`, every scale from
+about 0.03 inter-ocular distances up) are scaled down by the ratio; where it spreads
+less, they stay as they are (the source's skin is never roughened). The features
+(eyes, brows, lips, with a soft margin) keep their contrast: that is identity.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from engine.core.types import F32
+from engine.render.uvmap import uv_map
+from engine.swap.shading import FIELD_SIZE, feature_masks, luminance, smooth_field, upsample
+
+# The source's departures are scaled at this texture size: finer than the light field's
+# (64², about 0.07 inter-ocular distances a texel), so a wrinkle or a grainy patch
+# follows the blotches; at 64² the lines and grain between them stayed (1561's
+# nasolabial lines onto zy_1). What is finer still is the compositor's: on plain skin
+# the frame keeps its own grain (engine/render/composite.py).
+RESIDUAL_SIZE = 128
+_PLAIN = 0.99  # plain-skin mask value from which a texel is measured
+_SEEN = 0.5  # the target's texels measured: seen at least this squarely
+_MAD_TO_SIGMA = 1.4826  # median absolute deviation to a normal distribution's sigma
+
+
+@dataclass(frozen=True)
+class SourceSkin:
+    """A source's plain-skin departures from its smooth field (log BGR, RESIDUAL_SIZE²,
+    0 on the features and outside the face) and their spread."""
+
+    departures: F32
+    spread: float
+
+
+def spread(log_lightness: F32, measured: NDArray[np.bool_]) -> float:
+    """The robust spread (MAD, as a sigma) of `log_lightness` over the `measured` texels;
+    0 when there are none."""
+    values = log_lightness[measured]
+    if values.size == 0:
+        return 0.0
+    return _MAD_TO_SIGMA * float(np.median(np.abs(values - np.median(values))))
+
+
+def _log(image: F32) -> F32:
+    return np.log(np.maximum(image, 0.0) + 1.0).astype(np.float32)
+
+
+def source_skin(albedo: F32, skin: F32 | None = None) -> SourceSkin:
+    """`albedo` (T×T×3 BGR, de-lit) as a SourceSkin; `skin` (T×T, 0..1): where the
+    texture is the source's skin (its forehead hair left out), all of it when None."""
+    covered = uv_map(FIELD_SIZE).covered.astype(np.float32)
+    small = cv2.resize(albedo, (FIELD_SIZE, FIELD_SIZE), interpolation=cv2.INTER_AREA)
+    own = covered if skin is None else covered * cv2.resize(skin, (FIELD_SIZE,) * 2)
+    plain = feature_masks(FIELD_SIZE).skin * own
+    field = smooth_field(small, plain)
+    measured = plain > _PLAIN
+    level = spread(_log(luminance(small)) - _log(luminance(field)), measured)
+    fine = cv2.resize(albedo, (RESIDUAL_SIZE,) * 2, interpolation=cv2.INTER_AREA)
+    departures = _log(fine) - _log(upsample(field, RESIDUAL_SIZE))
+    keep = (1.0 - feature_masks(RESIDUAL_SIZE).features) * uv_map(RESIDUAL_SIZE).covered
+    return SourceSkin((departures * keep[..., None]).astype(np.float32), level)
+
+
+def target_spread(low: F32, light: F32, weight: F32) -> float:
+    """The spread of the target's plain skin (`low`, its unwrap at the field's size) about
+    `light` (its smooth field times its own form shading), over the texels seen squarely
+    (`weight`)."""
+    measured = (feature_masks(low.shape[0]).skin > _PLAIN) & (weight > _SEEN)
+    return spread(_log(luminance(low)) - _log(luminance(light)), measured)
+
+
+def share(target: float, source: float) -> float:
+    """How much of the source's departures to keep: the target's spread over the
+    source's, at most all of them."""
+    if source <= 0.0:
+        return 1.0
+    return min(1.0, target / source)
+
+
+def damped_gain(gain: F32, skin: SourceSkin, keep: float) -> F32:
+    """The light `gain` (S×S×3 over the texture square) times what scales the source's
+    departures to `keep` of them: at RESIDUAL_SIZE², or `gain` itself when all stay."""
+    if keep >= 1.0:
+        return gain
+    fine = upsample(gain, RESIDUAL_SIZE) if gain.shape[0] != RESIDUAL_SIZE else gain
+    return (fine * np.exp((keep - 1.0) * skin.departures)).astype(np.float32)
