@@ -233,8 +233,9 @@ class FaceRenderer:
         target, its broad light (`image`)."""
         texture_size = identity.albedo.shape[0]
         gain = _NO_GAIN
+        fill = 0.0
         if color_match:
-            field = self._light_field(frame, face, identity, posed, steps)
+            field, fill = self._light_field(frame, face, identity, posed, steps)
             with steps.step("gain"):
                 gain = _lookup(field, uv, texture_size)
         with steps.step("shade"):
@@ -255,6 +256,17 @@ class FaceRenderer:
                         grid.work_iod,
                         share,
                         max(share, BROAD_COLOUR),
+                    )
+            if fill > 0.0:
+                with steps.step("skin_texture"):
+                    # The target's own skin texture where the source's skin is the
+                    # smoother (engine/swap/skin_texture.py).
+                    image = skin_texture.with_target_texture(
+                        image,
+                        own,
+                        (coverage & (features < 0.05)).astype(np.float32),
+                        grid.work_iod,
+                        fill,
                     )
             with steps.step("features"):
                 # The lips' and brows' own colour (engine/swap/own_colour.py).
@@ -287,13 +299,14 @@ class FaceRenderer:
         identity: SourceIdentity,
         posed: F32,
         steps: StepTimer = NO_STEPS,
-    ) -> F32:
+    ) -> tuple[F32, float]:
         """The BGR gain (S×S×3 over the texture square) taking the source's de-lit skin
         to the target's light and skin colour: the target's smooth skin field, with its
         light's play over the face's form on the `posed` mesh (engine/swap/form_light.py),
         over the source's skin colour, with the source's skin departures held to the
-        target's own amount (engine/swap/skin_texture.py; then at its finer size). (The
-        eyes get their own, per pixel: `shade`.)"""
+        target's own amount (engine/swap/skin_texture.py; then at its finer size); and
+        how much of the target's own skin texture to add where the source's is the
+        smoother (`skin_texture.fill`). (The eyes get their own gain, per pixel: `shade`.)"""
         assert face.landmarks is not None
         with steps.step("unwrap"):
             points = np.ascontiguousarray(face.landmarks, dtype=np.float32)
@@ -313,12 +326,12 @@ class FaceRenderer:
             # The target's skin about its own light, to hold the source's to
             # (engine/swap/skin_texture.py).
             own_light = target_field * form_light.shade(coeffs, own_terms, plain)
-            keep = skin_texture.share(
-                skin_texture.target_spread(low, own_light, weight), identity.skin.spread
-            )
+            spread = skin_texture.target_spread(low, own_light, weight)
+            keep = skin_texture.share(spread, identity.skin.spread)
         target_field = target_field * form_light.shade(coeffs, posed_terms, plain)
         ratio = shading.light_ratio(target_field, identity.skin_colour)
-        return skin_texture.damped_gain(ratio, identity.skin, keep)
+        gain = skin_texture.damped_gain(ratio, identity.skin, keep)
+        return gain, skin_texture.fill(spread, identity.skin.spread)
 
 
 # How much of the measured detail gap the render is softened by (DEV+WIDE |sharpness

@@ -30,7 +30,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from engine.core.types import F32
+from engine.render.composite import SPLIT_FINE, SPLIT_MID, box
 from engine.render.uvmap import uv_map
+from engine.swap.broad_light import masked_difference
 from engine.swap.shading import FIELD_SIZE, feature_masks, luminance, smooth_field, upsample
 
 # The source's departures are scaled at this texture size: finer than the light field's
@@ -42,6 +44,11 @@ RESIDUAL_SIZE = 128
 _PLAIN = 0.99  # plain-skin mask value from which a texel is measured
 _SEEN = 0.5  # the target's texels measured: seen at least this squarely
 _MAD_TO_SIGMA = 1.4826  # median absolute deviation to a normal distribution's sigma
+# The target's skin texture added where the source's skin is the smoother: the
+# compositor's texture band (engine/render/composite.py SPLIT_FINE, SPLIT_MID), in
+# inter-ocular distances; finer than that the frame keeps its own grain anyway.
+TEXTURE_BAND = (SPLIT_FINE, SPLIT_MID)
+_SOFT_EDGE = 0.02  # IOD: the plain skin's edge (features, the face's rim) fades in
 
 
 @dataclass(frozen=True)
@@ -96,6 +103,32 @@ def share(target: float, source: float) -> float:
     if source <= 0.0:
         return 1.0
     return min(1.0, target / source)
+
+
+def fill(target: float, source: float) -> float:
+    """How much of the target's own skin texture to add where the source's is the
+    smoother: the share of the target's spread that the source's lacks (0 where it
+    lacks none)."""
+    if target <= 0.0:
+        return 0.0
+    return max(0.0, 1.0 - source / target)
+
+
+def with_target_texture(image: F32, own: F32, plain: F32, iod: float, amount: float) -> F32:
+    """`image` (the render, BGR on the working grid) with `amount` of the target's own
+    skin texture band (`own`: the target on the same grid; between `TEXTURE_BAND`
+    inter-ocular distances, the compositor's texture band) added over `plain` (H×W,
+    0..1: the plain skin, softened here at its edges). The band is of their
+    difference, taken over the plain skin only, so the features never bleed into it."""
+    if amount <= 0.0:
+        return image
+    weight = np.ascontiguousarray(plain, dtype=np.float32)
+    apart = masked_difference(own, image, weight)
+    fine = box(apart, TEXTURE_BAND[0] * iod)
+    coarse = box(apart, TEXTURE_BAND[1] * iod)
+    band = fine[..., :3] / (fine[..., 3:] + 1e-4) - coarse[..., :3] / (coarse[..., 3:] + 1e-4)
+    soft = cv2.GaussianBlur(weight, (0, 0), _SOFT_EDGE * iod) * weight
+    return (image + np.float32(amount) * soft[..., None] * band).astype(np.float32)
 
 
 def damped_gain(gain: F32, skin: SourceSkin, keep: float) -> F32:

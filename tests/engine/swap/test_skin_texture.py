@@ -74,6 +74,39 @@ def test_share_is_the_ratio_of_the_spreads_at_most_one() -> None:
     assert skin_texture.share(0.1, 0.0) == 1.0
 
 
+def test_fill_is_what_the_sources_spread_lacks_of_the_targets() -> None:
+    assert skin_texture.fill(0.08, 0.034) == pytest.approx(0.575)
+    assert skin_texture.fill(0.05, 0.1) == 0.0  # a rougher source: nothing added
+    assert skin_texture.fill(0.0, 0.05) == 0.0
+
+
+def test_the_targets_texture_band_is_added_over_the_plain_skin_only() -> None:
+    """A smooth render over a target whose skin has lines a tenth of an IOD apart and
+    grain; the render's features (a dark bar) are left as they are."""
+    iod = 80.0
+    size = 200
+    rng = np.random.default_rng(3)
+    y = np.mgrid[0:size, 0:size][0].astype(np.float32)
+    lines = 12.0 * np.sin(2 * np.pi * y / (0.1 * iod))  # in the texture band
+    grain = rng.normal(0.0, 6.0, (size, size)).astype(np.float32)  # finer than it
+    own = np.dstack([150.0 + lines + grain] * 3).astype(np.float32)
+    render = np.full((size, size, 3), 140.0, np.float32)
+    render[90:110, 40:160] = 40.0  # a feature
+    plain = np.ones((size, size), np.float32)
+    plain[80:120, 30:170] = 0.0
+    assert skin_texture.with_target_texture(render, own, plain, iod, 0.0) is render
+    out = skin_texture.with_target_texture(render, own, plain, iod, 0.5)
+    np.testing.assert_array_equal(out[plain == 0.0], render[plain == 0.0])
+    inner = np.zeros((size, size), bool)
+    inner[20:60, 20:180] = True  # plain skin away from every edge
+    added = (out - render)[..., 1][inner]
+    # Half of the lines come through (the band's box filters pass some of them less),
+    # little of the grain, and none of the target's level (150 against 140).
+    assert np.corrcoef(added, lines[inner])[0, 1] > 0.9
+    assert 0.3 < added.std() / lines[inner].std() < 0.55
+    assert abs(float(added.mean())) < 1.0
+
+
 def test_the_damped_gain_takes_the_sources_departures_down_to_the_share() -> None:
     albedo = _blotchy(0.15)
     skin = skin_texture.source_skin(albedo)
@@ -126,3 +159,36 @@ def test_a_blotchy_dark_source_on_a_smooth_young_face_comes_out_smooth(
     monkeypatch.setattr(skin_texture, "share", lambda target, source: 1.0)
     _, undamped, _ = swapped(library, source, target)
     assert damped < 0.5 * added(undamped.result)
+
+
+@pytest.mark.testdata
+def test_a_smooth_young_source_on_a_lined_face_takes_the_targets_skin_texture(
+    library: SourceLibrary, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """anon_inspireface_zy_2 (smooth, young) onto anon_inspireface_1561_1 (lined, tanned):
+    a smooth mask on a lined head. With the step the output's texture band on the
+    plain skin follows the target's own (when written: correlation 0.46, without it
+    0.20)."""
+    source, target = dev("anon_inspireface_zy_2.jpg"), dev("anon_inspireface_1561_1.jpg")
+    frame, packet, face = swapped(library, source, target)
+    assert face.landmarks is not None
+    iod = float(np.linalg.norm(face.landmarks[33, :2] - face.landmarks[263, :2]))
+    shape = frame.shape
+    features = np.zeros(shape[:2], bool)
+    regions = ("left_eye", "right_eye", "left_eyebrow", "right_eyebrow", "lips_outer", "nose")
+    for region in regions:
+        features |= region_mask(face, region, shape)
+    skin = erode(hull_mask(face, shape), round(0.3 * iod)) & ~dilate(features, round(0.1 * iod))
+
+    def texture(image: np.ndarray) -> np.ndarray:
+        grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
+        return cv2.GaussianBlur(grey, (0, 0), 0.015 * iod) - cv2.GaussianBlur(
+            grey, (0, 0), 0.05 * iod
+        )
+
+    own = texture(frame)[skin]
+    with_fill = np.corrcoef(texture(packet.result)[skin], own)[0, 1]
+    monkeypatch.setattr(skin_texture, "fill", lambda target, source: 0.0)
+    _, without, _ = swapped(library, source, target)
+    without_fill = np.corrcoef(texture(without.result)[skin], own)[0, 1]
+    assert with_fill > without_fill + 0.1
