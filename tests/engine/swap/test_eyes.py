@@ -25,6 +25,7 @@ from engine.swap.eyes import Eyeball, eyes
 from engine.swap.library import SourceLibrary
 from engine.swap.renderer import FaceRenderer
 from tests.engine.swap.support import (
+    DEV_FACES,
     DEV_VIDEO,
     EILEEN,
     GRACE,
@@ -34,6 +35,7 @@ from tests.engine.swap.support import (
     fitter,
     swap_frame,
 )
+from tests.engine.swap.test_composite import swapped as swapped_pair
 
 LUMA = np.array([0.114, 0.587, 0.299], np.float32)
 
@@ -291,3 +293,56 @@ def test_a_sources_eye_make_up_gives_way_to_your_lids(
     bare = _likeness(swap_frame(library, settings, target).result[rows, cols], target[rows, cols])
     # Measured: 0.63 with the margin, 0.56 without.
     assert drawn > bare + 0.05, (drawn, bare)
+
+
+def _lab(bgr: np.ndarray) -> np.ndarray:
+    pixel = np.asarray(bgr, np.float32).reshape(1, 1, 3) / 255.0
+    return cv2.cvtColor(pixel, cv2.COLOR_BGR2Lab).reshape(3)
+
+
+def test_a_red_or_mauve_iris_reading_comes_out_a_natural_iris_colour() -> None:
+    """dflw_060's iris band read red (a* 20, b* 13) and dflw_021's mauve (a* 20, b* 6):
+    their swaps' irises came out red on every target. Brown, blue and grey stay exactly
+    as measured; a red reading keeps its lightness and b* and turns a warm brown."""
+    for natural in ([40, 70, 110], [170, 110, 60], [31, 26, 23], [7, 41, 57]):
+        colour = np.array(natural, np.float32)
+        np.testing.assert_array_equal(eyes_module.plausible_iris(colour), colour)
+    for red in ([42, 48, 94], [56, 51, 95], [90, 40, 120]):  # the last: purple
+        before = _lab(np.array(red, np.float32))
+        after = _lab(eyes_module.plausible_iris(np.array(red, np.float32)))
+        assert after[0] == pytest.approx(before[0], abs=1.0)
+        assert after[2] == pytest.approx(before[2], abs=1.5)
+        limit = 0.7 * after[2] if after[2] > 0 else -0.1 * after[2]
+        assert after[1] <= limit + 0.5
+        assert after[1] < before[1] - 5.0
+
+
+def _iris_lab(image: Frame, irises: np.ndarray) -> np.ndarray:
+    """The median CIELAB colour of both irises' band (out of the pupil and the limbus)."""
+    y, x = np.mgrid[0 : image.shape[0], 0 : image.shape[1]]
+    band = np.zeros(image.shape[:2], bool)
+    for cx, cy, radius in irises:
+        t = np.hypot(x - cx, y - cy) / radius
+        band |= (t > 0.4) & (t < 0.8)
+    lab = cv2.cvtColor(image.astype(np.float32) / 255.0, cv2.COLOR_BGR2Lab)
+    return np.median(lab[band], axis=0)
+
+
+@pytest.mark.testdata
+def test_a_reddish_sources_irises_do_not_come_out_red_or_mauve(
+    library: SourceLibrary, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """anon_dflw_021_1's iris band reads a* 20, b* 6 (its photo's warm cast); onto
+    anon_dflw_051_1 the irises came out mauve. When written (the irises' band in the
+    output, CIELAB): a* 4.0, b* 2.9 (a greyed brown) against a* 17.6, b* 3.2 without
+    the hold."""
+    wide = DEV_FACES.parent / "wide" / "faces"
+    source, target = wide / "anon_dflw_021_1.jpg", wide / "anon_dflw_051_1.jpg"
+    _, packet, face = swapped_pair(library, source, target)
+    assert face.irises is not None
+    held = _iris_lab(packet.result, face.irises)
+    monkeypatch.setattr(eyes_module, "plausible_iris", lambda colour: colour)
+    _, raw_packet, _ = swapped_pair(library, source, target)
+    raw = _iris_lab(raw_packet.result, face.irises)
+    assert raw[1] > 6.0  # the defect, as it was
+    assert held[1] < raw[1] - 3.0
