@@ -3,6 +3,8 @@ on a smooth target comes out smooth; a smooth source is never roughened."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import cv2
 import numpy as np
 import pytest
@@ -125,6 +127,23 @@ def test_the_damped_gain_takes_the_sources_departures_down_to_the_share() -> Non
     assert 0.45 * before < after[0.5] < 0.65 * before
 
 
+def _plain_cheeks(
+    library: SourceLibrary, source: Path, target: Path, inside: float, off: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
+    """The swap of `source` onto `target`: (target frame, output, its plain skin, IOD),
+    the plain skin `inside` IODs in from the face's edge and `off` IODs off the
+    features and the nose."""
+    frame, packet, face = swapped(library, source, target)
+    assert face.landmarks is not None
+    iod = float(np.linalg.norm(face.landmarks[33, :2] - face.landmarks[263, :2]))
+    features = np.zeros(frame.shape[:2], bool)
+    regions = ("left_eye", "right_eye", "left_eyebrow", "right_eyebrow", "lips_outer", "nose")
+    for region in regions:
+        features |= region_mask(face, region, frame.shape)
+    skin = erode(hull_mask(face, frame.shape), round(inside * iod))
+    return frame, packet.result, skin & ~dilate(features, round(off * iod)), iod
+
+
 def _band(image: np.ndarray, iod: float) -> np.ndarray:
     """The log lightness's band between 0.05 and 0.3 inter-ocular distances: blotches
     and lines, not grain, not the broad light."""
@@ -141,21 +160,13 @@ def test_a_blotchy_dark_source_on_a_smooth_young_face_comes_out_smooth(
     target's own blotches and lines on the plain skin (off the features and the nose),
     when written: 0.027 with the step, 0.073 without."""
     source, target = dev("anon_inspireface_2963_1.jpg"), dev("anon_inspireface_zy_1.png")
-    frame, packet, face = swapped(library, source, target)
-    assert face.landmarks is not None
-    iod = float(np.linalg.norm(face.landmarks[33, :2] - face.landmarks[263, :2]))
-    shape = frame.shape
-    features = np.zeros(shape[:2], bool)
-    regions = ("left_eye", "right_eye", "left_eyebrow", "right_eyebrow", "lips_outer", "nose")
-    for region in regions:
-        features |= region_mask(face, region, shape)
-    skin = erode(hull_mask(face, shape), round(0.15 * iod)) & ~dilate(features, round(0.15 * iod))
+    frame, result, skin, iod = _plain_cheeks(library, source, target, 0.15, 0.15)
     own = _band(frame, iod)
 
-    def added(result: np.ndarray) -> float:
-        return float((_band(result, iod) - own)[skin].std())
+    def added(output: np.ndarray) -> float:
+        return float((_band(output, iod) - own)[skin].std())
 
-    damped = added(packet.result)
+    damped = added(result)
     monkeypatch.setattr(skin_texture, "share", lambda target, source: 1.0)
     _, undamped, _ = swapped(library, source, target)
     assert damped < 0.5 * added(undamped.result)
@@ -170,15 +181,7 @@ def test_a_smooth_young_source_on_a_lined_face_takes_the_targets_skin_texture(
     plain skin follows the target's own (when written: correlation 0.46, without it
     0.20)."""
     source, target = dev("anon_inspireface_zy_2.jpg"), dev("anon_inspireface_1561_1.jpg")
-    frame, packet, face = swapped(library, source, target)
-    assert face.landmarks is not None
-    iod = float(np.linalg.norm(face.landmarks[33, :2] - face.landmarks[263, :2]))
-    shape = frame.shape
-    features = np.zeros(shape[:2], bool)
-    regions = ("left_eye", "right_eye", "left_eyebrow", "right_eyebrow", "lips_outer", "nose")
-    for region in regions:
-        features |= region_mask(face, region, shape)
-    skin = erode(hull_mask(face, shape), round(0.3 * iod)) & ~dilate(features, round(0.1 * iod))
+    frame, result, skin, iod = _plain_cheeks(library, source, target, 0.3, 0.1)
 
     def texture(image: np.ndarray) -> np.ndarray:
         grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
@@ -187,7 +190,7 @@ def test_a_smooth_young_source_on_a_lined_face_takes_the_targets_skin_texture(
         )
 
     own = texture(frame)[skin]
-    with_fill = np.corrcoef(texture(packet.result)[skin], own)[0, 1]
+    with_fill = np.corrcoef(texture(result)[skin], own)[0, 1]
     monkeypatch.setattr(skin_texture, "fill", lambda target, source: 0.0)
     _, without, _ = swapped(library, source, target)
     without_fill = np.corrcoef(texture(without.result)[skin], own)[0, 1]
