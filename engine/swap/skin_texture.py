@@ -27,14 +27,19 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
-from numba import njit
 from numpy.typing import NDArray
 
 from engine.core.types import F32
 from engine.render.composite import SPLIT_FINE, SPLIT_MID, box
 from engine.render.uvmap import uv_map
-from engine.swap.broad_light import masked_difference
-from engine.swap.shading import FIELD_SIZE, feature_masks, luminance, smooth_field, upsample
+from engine.swap.shading import (
+    FIELD_SIZE,
+    LUMA,
+    feature_masks,
+    luminance,
+    smooth_field,
+    upsample,
+)
 
 # The source's departures are scaled at this texture size: finer than the light field's
 # (64², about 0.07 inter-ocular distances a texel), so a wrinkle or a grainy patch
@@ -116,43 +121,33 @@ def fill(target: float, source: float) -> float:
 
 
 def with_target_texture(image: F32, own: F32, plain: F32, iod: float, amount: float) -> F32:
-    """`image` (the render, BGR on the working grid) with `amount` of the target's own
-    skin texture band (`own`: the target on the same grid; between `TEXTURE_BAND`
-    inter-ocular distances, the compositor's texture band) added over `plain` (H×W,
-    0..1: the plain skin, softened here at its edges). The band is of their
-    difference, taken over the plain skin only, so the features never bleed into it."""
+    """`image` (the render, BGR on the working grid) with `amount` of its skin texture
+    band replaced by the target's own (`own`: the target on the same grid; between
+    `TEXTURE_BAND` inter-ocular distances, the compositor's texture band) over `plain`
+    (H×W, 0..1: the plain skin, softened here at its edges). The band is of their log
+    lightness ratio, taken over the plain skin only (the features never bleed into it),
+    and multiplies every channel alike: a line is as dark against the skin in the
+    render's light as in the target's, and nothing goes below black (added as a
+    difference of grey levels, the target's lines at a shadow's edge took a dark render
+    below 0)."""
     if amount <= 0.0:
         return image
     weight = np.ascontiguousarray(plain, dtype=np.float32)
-    apart = masked_difference(own, np.ascontiguousarray(image, dtype=np.float32), weight)
-    fine = box(apart, TEXTURE_BAND[0] * iod)
-    coarse = box(apart, TEXTURE_BAND[1] * iod)
-    soft = cv2.GaussianBlur(weight, (0, 0), _SOFT_EDGE * iod)
-    return _add_band(
-        np.ascontiguousarray(image, dtype=np.float32), fine, coarse, soft, weight, amount
+    ratio = (_log_lightness(own) - _log_lightness(image)) * weight
+    # Single-channel boxes: a two-channel one, merged and split, took twice the time.
+    fine, coarse = (TEXTURE_BAND[0] * iod, TEXTURE_BAND[1] * iod)
+    band = box(ratio, fine) / (box(weight, fine) + 1e-4) - box(ratio, coarse) / (
+        box(weight, coarse) + 1e-4
     )
+    soft = cv2.GaussianBlur(weight, (0, 0), _SOFT_EDGE * iod) * weight
+    factor = np.exp(np.float32(amount) * soft * band)
+    return (image * factor[..., None]).astype(np.float32)
 
 
-@njit(cache=True, nogil=True)
-def _add_band(
-    image: F32, fine: F32, coarse: F32, soft: F32, weight: F32, amount: float
-) -> F32:  # pragma: no cover - compiled
-    """image + amount · soft · weight · (fine's normalised mean − coarse's), per pixel:
-    `fine` and `coarse` are box-filtered `masked_difference`s (their last channel the
-    weight's sum). One pass: in NumPy the channel slices and temporaries of the same
-    sum cost 1.0 ms of a 1.4 ms step on a 720p face's grid."""
-    height, width, channels = image.shape
-    out = np.empty_like(image)
-    share = np.float32(amount)
-    eps = np.float32(1e-4)
-    for y in range(height):
-        for x in range(width):
-            k = share * soft[y, x] * weight[y, x]
-            near = np.float32(1.0) / (fine[y, x, channels] + eps)
-            far = np.float32(1.0) / (coarse[y, x, channels] + eps)
-            for c in range(channels):
-                out[y, x, c] = image[y, x, c] + k * (fine[y, x, c] * near - coarse[y, x, c] * far)
-    return out
+def _log_lightness(image: F32) -> F32:
+    """log(luma + 1) of a BGR image (H×W; OpenCV's transform: half NumPy's time)."""
+    luma = cv2.transform(np.ascontiguousarray(image, dtype=np.float32), LUMA.reshape(1, 3))
+    return np.log(np.maximum(luma.reshape(image.shape[:2]), 0.0) + 1.0).astype(np.float32)
 
 
 def damped_gain(gain: F32, skin: SourceSkin, keep: float) -> F32:
