@@ -96,10 +96,10 @@ def test_a_fixed_panel_of_pairs_keeps_its_quality(
     # spread): the same retrieval, leave-source-out, expression and eye action, pose
     # 1.23°, |seam gradient| 0.051, seam colour -0.45 ΔE, |sharpness| 0.13, skin artifact
     # mean 0.0022, max 0.0086, tone ΔE max 1.2. With the target's texture where the
-    # source's skin is the smoother and an iris's own colours: retrieval 50 %,
-    # leave-source-out 17 %, pose 1.27°, expression 0.023, |seam gradient| 0.048, seam
-    # colour -0.47 ΔE, |sharpness| 0.12, skin artifact mean 0.0021, max 0.0085, tone ΔE
-    # max 1.2, eye action 0.018.
+    # source's skin is the smoother (its band as a ratio) and an iris's own colours:
+    # retrieval 50 %, leave-source-out 17 %, pose 1.29° (the floor's 1.6 is 0.3 away),
+    # expression 0.023, |seam gradient| 0.048, seam colour -0.45 ΔE, |sharpness| 0.12,
+    # skin artifact mean 0.0021, max 0.0085, tone ΔE max 1.2, eye action 0.017.
     assert scores["faces_found_pct"] == 100.0, report
     assert scores["retrieval_at1_pct"] >= 41.0, report
     assert scores["retrieval_loo_at1_pct"] >= 16.0, report
