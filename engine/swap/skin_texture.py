@@ -16,9 +16,15 @@ plain skin's log lightness about their own smooth light at the light field's siz
 the target's about its smooth field times its form shading (what its light does), the
 source's de-lit texture about its own smooth field. Where the source's spreads more,
 its plain skin's departures from its smooth field (`RESIDUAL_SIZE`, every scale from
-about 0.03 inter-ocular distances up) are scaled down by the ratio; where it spreads
-less, they stay as they are (the source's skin is never roughened). The features
+about 0.025 inter-ocular distances up) are scaled down by the ratio. The features
 (eyes, brows, lips, with a soft margin) keep their contrast: that is identity.
+
+Where the target's spreads more (an older or rougher face under a smooth source), the
+source's skin is not roughened; instead the share the source lacks of the render's
+skin texture band is replaced by the target's own (`fill`, `with_target_texture`):
+a smooth mask on a lined head is as false as lines on a smooth one. Where the
+target's skin cannot be measured (too few of its plain-skin texels seen squarely: a
+face in profile), the source's skin is left as it is.
 """
 
 from __future__ import annotations
@@ -42,13 +48,16 @@ from engine.swap.shading import (
 )
 
 # The source's departures are scaled at this texture size: finer than the light field's
-# (64², about 0.07 inter-ocular distances a texel), so a wrinkle or a grainy patch
+# (64², about 0.05 inter-ocular distances a texel; 128²: 0.025), so a wrinkle or a grainy patch
 # follows the blotches; at 64² the lines and grain between them stayed (1561's
 # nasolabial lines onto zy_1). What is finer still is the compositor's: on plain skin
 # the frame keeps its own grain (engine/render/composite.py).
 RESIDUAL_SIZE = 128
 _PLAIN = 0.99  # plain-skin mask value from which a texel is measured
 _SEEN = 0.5  # the target's texels measured: seen at least this squarely
+# Fewer measured texels than this (1,000–1,300 on every DEV and WIDE photo) and the target's
+# spread is not measured: too little of its skin is seen to say how it varies.
+MIN_TEXELS = 200
 _MAD_TO_SIGMA = 1.4826  # median absolute deviation to a normal distribution's sigma
 # The target's skin texture added where the source's skin is the smoother: the
 # compositor's texture band (engine/render/composite.py SPLIT_FINE, SPLIT_MID), in
@@ -95,27 +104,29 @@ def source_skin(albedo: F32, skin: F32 | None = None) -> SourceSkin:
     return SourceSkin((departures * keep[..., None]).astype(np.float32), level)
 
 
-def target_spread(low: F32, light: F32, weight: F32) -> float:
+def target_spread(low: F32, light: F32, weight: F32) -> float | None:
     """The spread of the target's plain skin (`low`, its unwrap at the field's size) about
     `light` (its smooth field times its own form shading), over the texels seen squarely
-    (`weight`)."""
+    (`weight`); None when fewer than MIN_TEXELS are."""
     measured = (feature_masks(low.shape[0]).skin > _PLAIN) & (weight > _SEEN)
+    if int(measured.sum()) < MIN_TEXELS:
+        return None
     return spread(_log(luminance(low)) - _log(luminance(light)), measured)
 
 
-def share(target: float, source: float) -> float:
+def share(target: float | None, source: float) -> float:
     """How much of the source's departures to keep: the target's spread over the
-    source's, at most all of them."""
-    if source <= 0.0:
+    source's, at most all of them (all where either is unmeasured)."""
+    if target is None or source <= 0.0:
         return 1.0
     return min(1.0, target / source)
 
 
-def fill(target: float, source: float) -> float:
-    """How much of the target's own skin texture to add where the source's is the
-    smoother: the share of the target's spread that the source's lacks (0 where it
-    lacks none)."""
-    if target <= 0.0:
+def fill(target: float | None, source: float) -> float:
+    """How much of the render's skin texture band to replace by the target's where the
+    source's skin is the smoother: the share of the target's spread that the source's
+    lacks (0 where it lacks none, or the target's is unmeasured)."""
+    if target is None or target <= 0.0:
         return 0.0
     return max(0.0, 1.0 - source / target)
 

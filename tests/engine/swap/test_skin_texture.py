@@ -210,3 +210,16 @@ def test_a_smooth_young_source_on_a_lined_face_takes_the_targets_skin_texture(
     _, without, _ = swapped(library, source, target)
     without_fill = np.corrcoef(texture(without.result)[skin], own)[0, 1]
     assert with_fill > without_fill + 0.1
+
+
+def test_a_target_too_little_seen_to_measure_leaves_the_source_as_it_is() -> None:
+    """A face in profile: fewer than MIN_TEXELS of the target's plain skin seen squarely.
+    Its spread is not measured, and the source's skin is neither damped nor filled."""
+    size = 64
+    low = np.full((size, size, 3), 150.0, np.float32)
+    weight = np.zeros((size, size), np.float32)
+    assert skin_texture.target_spread(low, low, weight) is None
+    assert skin_texture.share(None, 0.1) == 1.0
+    assert skin_texture.fill(None, 0.1) == 0.0
+    weight[:] = 1.0  # all of it seen: measured (an even skin spreads 0)
+    assert skin_texture.target_spread(low, low, weight) == 0.0
