@@ -6,10 +6,10 @@ varies: pores, freckles, wrinkles, a photo's grain and blotches, and whatever it
 did that no smooth field or form shading could take out. Multiplied into a target's
 light all of it shows, and on a target whose own skin is smooth (a young face, soft
 light, a beauty-filtered webcam) it is what gives the swap away at once: grey-brown
-patches and an older person's lines over a smooth face (anon_inspireface_2963_1 and
-_1561_1 onto _zy_1; the issue's worst pairs). How much a face's skin varies is the
-target's, as its light is: a real face's skin never varies more than its camera and
-its age let it.
+patches and an older person's lines over a smooth face (anon_inspireface_2963_1 onto
+_zy_1, one of the issue's worst pairs, and _1561_1's lines onto it). How much a face's
+skin varies is the target's, as its light is: a real face's skin never varies more
+than its camera and its age let it.
 
 So both skins' variation is measured the same way, as the robust spread of their
 plain skin's log lightness about their own smooth light at the light field's size:
@@ -138,7 +138,7 @@ def with_target_texture(image: F32, own: F32, plain: F32, iod: float, amount: fl
     (H×W, 0..1: the plain skin, softened here at its edges). The band is of their log
     lightness ratio, taken over the plain skin only (the features never bleed into it),
     and multiplies every channel alike: a line is as dark against the skin in the
-    render's light as in the target's, and nothing goes below black (added as a
+    render's light as in the target's, and no pixel crosses black (added as a
     difference of grey levels, the target's lines at a shadow's edge took a dark render
     below 0)."""
     if amount <= 0.0:
