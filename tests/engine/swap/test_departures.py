@@ -29,7 +29,6 @@ from engine.swap.shading import feature_masks
 from tests.engine.swap.support import EILEEN, GRACE, analyzer, fitted_face, swap_frame
 
 NOSE_RIDGE = (168, 6, 197, 195, 5, 4)
-_REAL_SHARE = skin_texture.share
 # Across the face's right cheek (image left), from below the eye to the mouth's corner.
 CHEEK = (116, 117, 118, 101, 36, 206, 216, 212, 214, 192, 213, 147, 123)
 
@@ -118,13 +117,14 @@ def without_cleaning(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     monkeypatch.setattr(identity.shadows, "lift_shadows", lambda texture, *_: texture)
     monkeypatch.setattr(identity.shadows, "tame_highlights", lambda texture, *_: texture)
     monkeypatch.setattr(identity.shadows, "even_lit_skin", lambda texture, *_: texture)
-    _all_departures_kept(monkeypatch)
     yield
 
 
-def _all_departures_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.fixture
+def without_hold(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """The render keeps all of the source's skin departures, however they spread."""
     monkeypatch.setattr(skin_texture, "share", lambda target, source: 1.0)
+    yield
 
 
 def test_a_painted_stripe_and_shadow_band_do_not_come_through(
@@ -143,7 +143,7 @@ def test_a_painted_stripe_and_shadow_band_do_not_come_through(
 
 
 def test_without_cleaning_the_stripe_and_band_come_through(
-    photos: tuple[Path, Path], tmp_path: Path, without_cleaning: None
+    photos: tuple[Path, Path], tmp_path: Path, without_cleaning: None, without_hold: None
 ) -> None:
     """The control: the marks are strong enough that the test above could fail."""
     clean, marked = photos
@@ -152,10 +152,9 @@ def test_without_cleaning_the_stripe_and_band_come_through(
 
 
 def test_the_departure_step_is_what_takes_the_rest_out(
-    photos: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    photos: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, without_hold: None
 ) -> None:
     monkeypatch.setattr(identity.departures, "even_departures", lambda texture: texture)
-    _all_departures_kept(monkeypatch)
     clean, marked = photos
     added = _artifacts(marked, tmp_path / "a") - _artifacts(clean, tmp_path / "b")
     assert added > 0.006, added
@@ -168,9 +167,7 @@ def test_the_hold_on_the_skins_departures_alone_keeps_the_marks_out(
     departures (the marked photo's skin spreads far more than Eileen's) is enough:
     measured −0.019 (the marked photo's skin comes out smoother than the clean one's)."""
     clean, marked = photos
-    with pytest.MonkeyPatch.context() as patch:  # the fixture's other patches stay
-        patch.setattr(skin_texture, "share", _REAL_SHARE)
-        added = _artifacts(marked, tmp_path / "a") - _artifacts(clean, tmp_path / "b")
+    added = _artifacts(marked, tmp_path / "a") - _artifacts(clean, tmp_path / "b")
     assert added < 0.0075, added
 
 
