@@ -3,14 +3,17 @@
 A source's beard in its de-lit texture, softened to the target's detail level and put in
 the target's light, showed on a clean-shaven target, a woman or a child as a grey smear
 around the mouth and on the chin: not a beard, and not who the user is. In the texture's
-lower face away from its edge (below the nose, off the lips and the nose: the "inner"
-region of engine/swap/facial_hair.py; the seam blends the edge into the target anyway),
-a texel is beard as far as it is darker than the source's plain cheeks and strong fine
-detail is *dense* around it: hairs are many strokes side by side, while a smile's fold,
-a wrinkle or the lips' rim is one dark line with plain skin beside it, and pores are
-faint. The identity's skin mask is 0 there
-(`SourceIdentity.texture`), so the compositor keeps the target's own chin, stubble or
-beard. Measured in docs/swap.md ("The source's beard").
+lower face (below the nose, off the lips and the nose, off the face's very edge: the
+"lower" region of engine/swap/facial_hair.py), a texel is beard as far as it is darker
+than the source's plain cheeks and strong fine detail is *dense* around it: hairs are
+many strokes side by side, while a smile's fold, a wrinkle or the lips' rim is one dark
+line with plain skin beside it, and pores are faint. That reaches the jaw line: judged
+only away from the face's edge (facial_hair's "inner" region, 0.10 of the texture in),
+a beard's strap along the jaw and the hair a long-haired photo shows beside its lower
+cheeks stayed, as grey smudges and bands down the sides of a clean-shaven target's
+lower cheeks. The identity's skin mask is 0 there (`SourceIdentity.texture`), so the
+compositor keeps the target's own chin, stubble or beard. Measured in docs/swap.md
+("The source's beard", "... to the jaw line").
 """
 
 from __future__ import annotations
@@ -38,11 +41,11 @@ MIN_CHEEK_TEXELS = 200
 
 def source_beard(albedo: F32) -> F32:
     """T×T, 0..1: how surely each texel of `albedo` (the source's de-lit texture, BGR
-    0..255) is its beard, moustache or stubble (0 outside the inner lower face)."""
+    0..255) is its beard, moustache or stubble (0 outside the lower face)."""
     size = albedo.shape[0]
     regions = cv2.resize(facial_hair.regions(), (size, size), interpolation=cv2.INTER_LINEAR)
-    # The lower face and the cheeks bound the averages; only the inner part is judged.
-    lower, cheeks, inner = regions[..., 0], regions[..., 1] > 0.5, regions[..., 2]
+    # The lower face and the cheeks bound the averages; the lower face is judged.
+    lower, cheeks = regions[..., 0], regions[..., 1] > 0.5
     if int(cheeks.sum()) < MIN_CHEEK_TEXELS:
         return np.zeros((size, size), np.float32)
     scale = texture_iod() * size / 60.0
@@ -60,6 +63,6 @@ def source_beard(albedo: F32) -> F32:
     beard = (
         facial_hair.ramp(density - skin_density, *DENSER)
         * facial_hair.ramp(skin_grey - mean_grey, *DARKER)
-        * inner
+        * lower
     )
     return beard.astype(np.float32)

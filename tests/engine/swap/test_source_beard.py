@@ -65,6 +65,32 @@ def test_dense_dark_strokes_are_a_beard_and_one_dark_line_is_not(
     assert source_beard(folded)[rows, cols].mean() < 0.2
 
 
+def _jaw_side(size: int) -> np.ndarray:
+    """Where a beard's strap runs along the left jaw line: the lower face's rim outside
+    its inner part, over a sixteenth of the texture's height at mid-jaw (texels, bool)."""
+    regions = cv2.resize(facial_hair.regions(), (size, size), interpolation=cv2.INTER_LINEAR)
+    rim = (regions[..., 0] > 0.5) & ~_inner(size)
+    rows = np.flatnonzero(rim.any(axis=1))
+    y = (int(rows[0]) + int(rows[-1])) // 2
+    strap = np.zeros_like(rim)
+    strap[y - size // 32 : y + size // 32, : size // 2] = True
+    return strap & rim
+
+
+def test_a_beard_strap_along_the_jaw_line_is_found(library: SourceLibrary) -> None:
+    """Dense dark strokes beside the jaw's edge, outside the inner lower face, are a
+    beard too (a strap along the jaw, the hair beside a long-haired photo's cheeks): left
+    in, they were a grey band down the side of the new face."""
+    albedo = library.load_identity([GRACE]).albedo
+    strap = _jaw_side(albedo.shape[0])
+    assert strap.sum() > 500 and not (strap & _inner(albedo.shape[0])).any()
+    assert source_beard(albedo)[strap].mean() < 0.1
+    bearded = albedo.copy()
+    strokes = strap & (RNG.uniform(0, 1, strap.shape) < 0.45)
+    bearded[strokes] *= 0.45
+    assert source_beard(bearded)[strap].mean() > 0.5
+
+
 @pytest.mark.testdata
 def test_a_bearded_source_loses_its_beard_and_clean_shaven_ones_keep_their_skin(
     library: SourceLibrary,
@@ -90,7 +116,10 @@ def test_the_texture_shows_the_target_where_the_beard_is_unless_it_is_kept(
     assert identity.texture()[..., 3][beard].max() < 0.1
     kept = _inner(beard.shape[0]) & (identity.beard == 0.0)
     assert identity.texture()[..., 3][kept].min() > 0.9
-    assert identity.texture(beard=True)[..., 3][beard].min() > 0.9
+    # Kept, the beard's texels have the skin mask as it was: the photo's hair beside the
+    # jaw (engine/swap/hair.py) is still left out.
+    assert identity.forehead_skin is not None
+    np.testing.assert_array_equal(identity.texture(beard=True)[..., 3], identity.forehead_skin)
     np.testing.assert_array_equal(
         identity.texture(beard=True)[..., :3], identity.texture()[..., :3]
     )
