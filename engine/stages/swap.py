@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar
 
 import numpy as np
@@ -17,6 +17,7 @@ from engine.swap.assign import assign_sources
 from engine.swap.library import SourceLibrary
 from engine.swap.renderer import FaceRenderer
 from engine.swap.sharpness import DetailSample
+from engine.swap.target_memory import TargetMemory
 
 # How fast a tracked face's rest shape follows it: slow enough that a held smile or a
 # raised brow stays expression (kept) rather than becoming "shape" (replaced).
@@ -33,6 +34,8 @@ class _TrackState:
     source_key: str = ""
     detail_sigma: float | None = None
     detail_age: int = 0
+    # Its own light and beard, each measured every second frame (target_memory.py).
+    memory: TargetMemory = field(default_factory=TargetMemory)
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +87,7 @@ class SwapStage(Stage):
                 blur_sigma=state.detail_sigma,
                 steps=packet.steps,
                 on_detail=self._submit_detail(face.track_id, identity.key) if due else None,
+                memory=state.memory,
             )
             if face.patch is not None and state.detail_sigma is None:
                 state.detail_sigma = face.patch.detail_sigma

@@ -33,6 +33,7 @@ from engine.swap.facing import facing, unit_normals
 from engine.swap.identity import SourceIdentity
 from engine.swap.shape import shape_transfer
 from engine.swap.sharpness import DetailSample, soften
+from engine.swap.target_memory import TargetLight, TargetMemory, measure_now, to_texture
 
 FEATURE_MASK_SIZE = 256
 
@@ -96,6 +97,7 @@ class FaceRenderer:
         blur_sigma: float | None = None,
         steps: StepTimer = NO_STEPS,
         on_detail: Callable[[DetailSample], None] | None = None,
+        memory: TargetMemory | None = None,
     ) -> FacePatch | None:
         """The new face over its frame region, rendered at a working resolution where
         the face spans at most `WORK_IOD_PX` between the eyes (so its cost does not grow
@@ -104,9 +106,12 @@ class FaceRenderer:
         `blur_sigma` (in inter-ocular distances): how much to soften the render to the
         target's detail level; None measures it on this frame (costly: callers that
         track a face reuse the value for a while). `on_detail`, with a `blur_sigma`:
-        receives what re-measuring it takes, for the caller to measure elsewhere."""
+        receives what re-measuring it takes, for the caller to measure elsewhere.
+        `memory`: the tracked face's kept measurements of its own light and beard, read
+        and renewed in turn (engine/swap/target_memory.py); None measures both."""
         if face.fit is None or face.landmarks is None:
             return None
+        measure_light, measure_hair = measure_now(memory)
         with steps.step("shape"):
             posed = self.posed_landmarks(face, identity, swap, rest_canonical)
             gain = lids.YOURS_GAIN if swap.eyes == "yours" else lids.GAIN
@@ -142,8 +147,6 @@ class FaceRenderer:
             )
         with steps.step("light"):
             relit, image, mask, features = self._appearance(
-                frame,
-                face,
                 posed,
                 identity,
                 swap,
@@ -154,17 +157,13 @@ class FaceRenderer:
                 weights,
                 coverage,
                 own,
+                self._target_light(frame, face, color_match, memory, measure_light, steps),
                 steps,
             )
         with steps.step("hair"):
             # The target's beard or stubble stays (engine/swap/facial_hair.py).
-            where = _lookup(facial_hair.regions(), uv, texture_size)
-            hair = facial_hair.facial_hair(
-                own,
-                where[..., 0] * coverage,
-                (where[..., 1] > 0.5) & coverage,
-                where[..., 2],
-                grid.work_iod,
+            hair = _target_hair(
+                own, uv, coverage, texture_size, grid.work_iod, memory, measure_hair
             )
             image = image + hair[..., None] * (own - image)
         if face.irises is not None:
@@ -214,8 +213,6 @@ class FaceRenderer:
 
     def _appearance(
         self,
-        frame: Frame,
-        face: Face,
         posed: F32,
         identity: SourceIdentity,
         swap: SwapSettings,
@@ -226,16 +223,17 @@ class FaceRenderer:
         weights: F32,
         coverage: np.ndarray,
         own: F32,
+        light: TargetLight | None,
         steps: StepTimer = NO_STEPS,
     ) -> tuple[F32, F32, F32, F32]:
-        """(relit, image, mask, features): the source's texture in the target's light
-        (`relit`), then in its skin tone and, as much as `swap.likeness` leaves to the
-        target, its broad light (`image`)."""
+        """(relit, image, mask, features): the source's texture in the target's `light`
+        (`relit`; None when `color_match` is off), then in its skin tone and, as much as
+        `swap.likeness` leaves to the target, its broad light (`image`)."""
         texture_size = identity.albedo.shape[0]
         gain = _NO_GAIN
         fill = 0.0
-        if color_match:
-            field, fill = self._light_field(frame, face, identity, posed, steps)
+        if color_match and light is not None:
+            field, fill = self._light_field(light, identity, posed, steps)
             with steps.step("gain"):
                 gain = _lookup(field, uv, texture_size)
         with steps.step("shade"):
@@ -292,21 +290,24 @@ class FaceRenderer:
         attrs = np.hstack([self.uv * identity.albedo.shape[0], face.landmarks[:, :2]])
         return rasterize_attributes(local, posed[:, 2], triangles, attrs, shape)
 
-    def _light_field(
+    def _target_light(
         self,
         frame: Frame,
         face: Face,
-        identity: SourceIdentity,
-        posed: F32,
+        color_match: bool,
+        memory: TargetMemory | None,
+        measure: bool,
         steps: StepTimer = NO_STEPS,
-    ) -> tuple[F32, float]:
-        """The BGR gain (S×S×3 over the texture square) taking the source's de-lit skin
-        to the target's light and skin colour: the target's smooth skin field, with its
-        light's play over the face's form on the `posed` mesh (engine/swap/form_light.py),
-        over the source's skin colour, with the source's skin departures held to the
-        target's own amount (engine/swap/skin_texture.py; then at its finer size); and
-        how much of the target's own skin texture to add where the source's is the
-        smoother (`skin_texture.fill`). (The eyes get their own gain, per pixel: `shade`.)"""
+    ) -> TargetLight | None:
+        """The target's own light (None when `color_match` is off: not needed): kept in
+        `memory` unless `measure`, else measured on this frame (and kept): its plain
+        skin's smooth field, its light's play over its own form
+        (engine/swap/form_light.py) and its skin's spread about that light
+        (engine/swap/skin_texture.py)."""
+        if not color_match:
+            return None
+        if memory is not None and memory.light is not None and not measure:
+            return memory.light
         assert face.landmarks is not None
         with steps.step("unwrap"):
             points = np.ascontiguousarray(face.landmarks, dtype=np.float32)
@@ -314,24 +315,45 @@ class FaceRenderer:
             low, weight = shading.unwrap_lowres(frame, points, facing(normals))
         with steps.step("field"):
             skin = shading.skin_weight(weight)
-            target_field = shading.smooth_field(low, skin)
+            field = shading.smooth_field(low, skin)
         with steps.step("form"):
             own_terms = form_light.basis(normals)
-            coeffs = form_light.fit_over(low, skin, target_field, own_terms)
-            plain = shading.feature_masks(low.shape[0]).skin
-            posed_terms = form_light.basis(
-                unit_normals(np.ascontiguousarray(posed), self.triangles)
-            )
+            coeffs = form_light.fit_over(low, skin, field, own_terms)
         with steps.step("texture_level"):
             # The target's skin about its own light, to hold the source's to
             # (engine/swap/skin_texture.py).
-            own_light = target_field * form_light.shade(coeffs, own_terms, plain)
+            plain = shading.feature_masks(low.shape[0]).skin
+            own_light = field * form_light.shade(coeffs, own_terms, plain)
             spread = skin_texture.target_spread(low, own_light, weight)
-            keep = skin_texture.share(spread, identity.skin.spread)
-        target_field = target_field * form_light.shade(coeffs, posed_terms, plain)
-        ratio = shading.light_ratio(target_field, identity.skin_colour)
+        light = TargetLight(field, coeffs, spread)
+        if memory is not None:
+            memory.light = light
+        return light
+
+    def _light_field(
+        self,
+        light: TargetLight,
+        identity: SourceIdentity,
+        posed: F32,
+        steps: StepTimer = NO_STEPS,
+    ) -> tuple[F32, float]:
+        """The BGR gain (S×S×3 over the texture square) taking the source's de-lit skin
+        to the target's `light` and skin colour: the target's smooth skin field, with its
+        light's play over the face's form on the `posed` mesh (engine/swap/form_light.py),
+        over the source's skin colour, with the source's skin departures held to the
+        target's own amount (engine/swap/skin_texture.py; then at its finer size); and
+        how much of the target's own skin texture to add where the source's is the
+        smoother (`skin_texture.fill`). (The eyes get their own gain, per pixel: `shade`.)"""
+        with steps.step("posed_form"):
+            plain = shading.feature_masks(light.field.shape[0]).skin
+            posed_terms = form_light.basis(
+                unit_normals(np.ascontiguousarray(posed), self.triangles)
+            )
+            field = light.field * form_light.shade(light.coeffs, posed_terms, plain)
+        keep = skin_texture.share(light.spread, identity.skin.spread)
+        ratio = shading.light_ratio(field, identity.skin_colour)
         gain = skin_texture.damped_gain(ratio, identity.skin, keep)
-        return gain, skin_texture.fill(spread, identity.skin.spread)
+        return gain, skin_texture.fill(light.spread, identity.skin.spread)
 
 
 # How much of the measured detail gap the render is softened by (DEV+WIDE |sharpness
@@ -446,6 +468,32 @@ def _lookup(texture: F32, uv: tuple[F32, F32], texture_size: int) -> F32:
         return _remap(texture, *uv)
     k = np.float32(texture.shape[0] / texture_size)
     return _remap(texture, uv[0] * k, uv[1] * k)
+
+
+def _target_hair(
+    own: F32,
+    uv: tuple[F32, F32],
+    coverage: np.ndarray,
+    texture_size: int,
+    work_iod: float,
+    memory: TargetMemory | None,
+    measure: bool,
+) -> F32:
+    """H×W, 0..1: the target's beard or stubble on the render's grid: kept in `memory`
+    unless `measure`, else found in `own` (engine/swap/facial_hair.py) and kept."""
+    if memory is not None and memory.hair is not None and not measure:
+        return _lookup(memory.hair, uv, texture_size) * coverage
+    where = _lookup(facial_hair.regions(), uv, texture_size)
+    hair = facial_hair.facial_hair(
+        own,
+        where[..., 0] * coverage,
+        (where[..., 1] > 0.5) & coverage,
+        where[..., 2],
+        work_iod,
+    )
+    if memory is not None:
+        memory.hair = to_texture(hair, uv, coverage, texture_size)
+    return hair
 
 
 def _eye_shift(face: Face, posed: F32) -> F32:
