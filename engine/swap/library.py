@@ -145,8 +145,9 @@ class SourceLibrary:
             return known
         identity = self._read_cache(key, files) or self._build(key, files)
         # Made here, off the engine thread: its mouth fill and beard take tens of ms,
-        # which the first swapped frame would otherwise wait for (the default variant).
-        _ = identity.texture()
+        # which the first swapped frame would otherwise wait for (the default variant);
+        # so do its skin's departures and its eyeballs (another 10-20 ms).
+        _ = identity.texture(), identity.skin, identity.eyeballs, identity.iris_colour
         with self._lock:
             self._identities[key] = identity
         return identity
