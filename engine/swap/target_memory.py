@@ -3,8 +3,9 @@ next (issue 31: the least CPU beside OBS, no stutter).
 
 Two of the swap's measurements of the target are about the person and the room, not the
 moment: the light on their skin (its smooth field, its play over the face's form and how
-much the skin varies about it: engine/swap/renderer.py `_target_light`, about 1.5 ms a
-frame) and where their beard or stubble is (engine/swap/facial_hair.py, about 1.8 ms).
+much the skin varies about it: engine/swap/renderer.py `_target_light`) and where their
+beard or stubble is (engine/swap/facial_hair.py): 1.5-2 ms a frame each at 720p on the
+2-core test host.
 Neither changes in a thirtieth of a second, and both are kept in texture space, where
 they follow the face's every move. So on a tracked face each is measured on every second
 frame, the two on alternate frames: every frame pays one of them, none both. A new track
@@ -69,8 +70,8 @@ def to_texture(
     texture) fall on it, as the renderer's lookups read it back (texel centres at
     integers); a texel no pixel fell on takes its neighbours' mean."""
     # Every second pixel each way: the kept mask is smooth (softened over ~2.7 grid
-    # pixels), and a quarter of the samples still land ~1 on each texel of a face's
-    # render, for half the time (0.53 → 0.27 ms).
+    # pixels), and a quarter of the samples still land about one on each texel a face's
+    # render covers, for half the time (0.53 → 0.27 ms).
     values, weight = values[::2, ::2], weight[::2, ::2]
     k, half = np.float32(size / texture_size), np.float32(0.5)
     # The nearest texel, in integer arithmetic (np.rint and a float clip took 6× as long).
