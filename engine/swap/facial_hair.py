@@ -8,8 +8,9 @@ face's edge), a pixel is facial hair as far as it is darker than the target's ow
 cheek skin, rougher (more fine detail) than it, and either paler in colour or, away from
 the face's edge, much darker: a shadow is dark but smooth and keeps the skin's colour,
 pores, wrinkles and a smile's fold are rough but skin-bright and skin-coloured, and past
-the jaw the mesh reaches onto hair, a collar or the room. Measured in docs/swap.md ("The
-target's beard stays").
+the jaw the mesh reaches onto hair, a collar or the room. In the moustache's band, from
+the nose to the upper lip, darker alone is enough (`BAND_DARKER`). Measured in
+docs/swap.md ("The target's beard stays", "... and its moustache").
 """
 
 from __future__ import annotations
@@ -45,12 +46,22 @@ DETAIL_PX = 1.5
 AVERAGE_PX = 3.0
 SOFT_PX = 2.0
 MIN_CHEEK_PIXELS = 50
+# The moustache's band, from the nose's base to the upper lip (mesh 98, 327, 291, 61,
+# grown by this much of the texture; off the lips and the nose like the rest): there a
+# pixel is hair as far as it is darker than the cheeks alone (grey levels). A thin or
+# soft moustache (a video's, a blurry photo's) is no rougher than the cheeks and keeps
+# the skin's saturation, so the tests above missed it and the new face's upper lip came
+# out bare; a clean upper lip is as light as the cheeks, and what else is that dark
+# there is the target's own shadow under its nose, which belongs to it too.
+BAND_GROW = 0.02
+BAND_DARKER = (15.0, 35.0)
 
 
 @lru_cache(maxsize=1)
 def regions() -> F32:
-    """MASK_SIZE²×3 texture-space masks, 0..1: the lower face, the plain cheeks, and the
-    lower face away from its edge (one array, looked up with one remap a frame)."""
+    """MASK_SIZE²×4 texture-space masks, 0..1: the lower face, the plain cheeks, the
+    lower face away from its edge and the moustache's band (one array, looked up with
+    one remap a frame)."""
     topo = topology()
     size = MASK_SIZE
     uv = topo.uv.astype(np.float32) * size
@@ -74,16 +85,27 @@ def regions() -> F32:
     off = face * (1.0 - lips) * (1.0 - nose)
     lower = off * (v >= LOWER_FROM_V)
     cheeks = off * ((v >= CHEEKS_V[0]) & (v < CHEEKS_V[1]))
-    return np.dstack([lower, cheeks, lower * inner]).astype(np.float32)
+    band_grow = max(1, round(BAND_GROW * size))
+    band = cv2.dilate(
+        polygon_mask([uv[[98, 327, 291, 61]]], shape),
+        np.ones((2 * band_grow + 1, 2 * band_grow + 1), np.uint8),
+    )
+    return np.dstack([lower, cheeks, lower * inner, lower * band]).astype(np.float32)
 
 
 def facial_hair(
-    own: F32, lower: F32, cheeks: NDArray[np.bool_], inner: F32, work_iod: float
+    own: F32,
+    lower: F32,
+    cheeks: NDArray[np.bool_],
+    inner: F32,
+    work_iod: float,
+    band: F32 | None = None,
 ) -> F32:
     """H×W, 0..1: how surely each pixel of `own` (the target on the working grid, BGR
     0..255) is facial hair. `lower`: the lower-face region looked up on the grid (0..1);
     `cheeks`: where its plain cheek skin is; `inner`: the lower face away from its edge,
-    where the mesh may reach past the jaw onto hair, a collar or the room."""
+    where the mesh may reach past the jaw onto hair, a collar or the room; `band`: the
+    moustache's band, where darker than the cheeks is enough (none: no band)."""
     if int(cheeks.sum()) < MIN_CHEEK_PIXELS or not (lower > 0.0).any():
         return np.zeros(own.shape[:2], np.float32)
     scale = max(work_iod / 60.0, 0.5)
@@ -101,12 +123,20 @@ def facial_hair(
         lower[y0:y1, x0:x1],
         cheeks[y0:y1, x0:x1],
         inner[y0:y1, x0:x1],
+        None if band is None else band[y0:y1, x0:x1],
         scale,
     )
     return out
 
 
-def _hair(own: F32, lower: F32, cheeks: NDArray[np.bool_], inner: F32, scale: float) -> F32:
+def _hair(
+    own: F32,
+    lower: F32,
+    cheeks: NDArray[np.bool_],
+    inner: F32,
+    band: F32 | None,
+    scale: float,
+) -> F32:
     """`facial_hair` on the part of the grid around the lower face."""
     grey = cv2.cvtColor(np.ascontiguousarray(own), cv2.COLOR_BGR2GRAY)
     # Averages over the face only: past its edge lies whatever is behind the head.
@@ -133,6 +163,8 @@ def _hair(own: F32, lower: F32, cheeks: NDArray[np.bool_], inner: F32, scale: fl
     # does not have to say it.
     colour = np.maximum(ramp(paler, *PALER), ramp(dark, *MUCH_DARKER) * inner)
     hair = ramp(dark, *DARKER) * ramp(rough / skin_rough, *ROUGHER) * colour
+    if band is not None:
+        hair = np.maximum(hair, ramp(dark, *BAND_DARKER) * band)
     return (cv2.GaussianBlur(hair, (0, 0), SOFT_PX * scale) * lower).astype(np.float32)
 
 

@@ -490,6 +490,7 @@ def _target_hair(
         (where[..., 1] > 0.5) & coverage,
         where[..., 2],
         work_iod,
+        where[..., 3],
     )
     if memory is not None:
         memory.hair = to_texture(hair, uv, coverage, texture_size)
