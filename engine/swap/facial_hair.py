@@ -46,13 +46,14 @@ DETAIL_PX = 1.5
 AVERAGE_PX = 3.0
 SOFT_PX = 2.0
 MIN_CHEEK_PIXELS = 50
-# The moustache's band, from the nose's base to the upper lip (mesh 98, 327, 291, 61,
+# The moustache's band, from the nose's base to the upper lip (mesh `BAND_VERTICES`,
 # grown by this much of the texture; off the lips and the nose like the rest): there a
 # pixel is hair as far as it is darker than the cheeks alone (grey levels). A thin or
 # soft moustache (a video's, a blurry photo's) is no rougher than the cheeks and keeps
 # the skin's saturation, so the tests above missed it and the new face's upper lip came
 # out bare; a clean upper lip is as light as the cheeks, and what else is that dark
 # there is the target's own shadow under its nose, which belongs to it too.
+BAND_VERTICES = (98, 327, 291, 61)
 BAND_GROW = 0.02
 BAND_DARKER = (15.0, 35.0)
 
@@ -87,7 +88,7 @@ def regions() -> F32:
     cheeks = off * ((v >= CHEEKS_V[0]) & (v < CHEEKS_V[1]))
     band_grow = max(1, round(BAND_GROW * size))
     band = cv2.dilate(
-        polygon_mask([uv[[98, 327, 291, 61]]], shape),
+        polygon_mask([uv[list(BAND_VERTICES)]], shape),
         np.ones((2 * band_grow + 1, 2 * band_grow + 1), np.uint8),
     )
     return np.dstack([lower, cheeks, lower * inner, lower * band]).astype(np.float32)

@@ -232,7 +232,7 @@ class FaceRenderer:
         texture_size = identity.albedo.shape[0]
         gain = _NO_GAIN
         fill = 0.0
-        if color_match and light is not None:
+        if light is not None:  # colour matching is on
             field, fill = self._light_field(light, identity, posed, steps)
             with steps.step("gain"):
                 gain = _lookup(field, uv, texture_size)

@@ -118,7 +118,7 @@ def test_a_targets_soft_moustache_stays(
         """(mean |output − target|, the output's mean grey) over the target's band."""
         frame, packet, face = swapped(library, dev("anon_inspireface_sad_1.png"), dev(target))
         assert packet.output is not None and face.landmarks is not None
-        band = polygon_mask(face.landmarks[[98, 327, 291, 61], :2], frame.shape)
+        band = polygon_mask(face.landmarks[list(facial_hair.BAND_VERTICES), :2], frame.shape)
         band &= ~dilate(region_mask(face, "lips_outer", frame.shape), 2)
         output = packet.output.astype(np.float32)
         diff = np.abs(output - frame).mean(axis=2)
