@@ -25,7 +25,15 @@ from engine.face.mesh import topology
 from engine.render.composite import SPLIT_LOW, box
 from engine.render.polygon import polygon_mask
 from engine.render.raster import rasterize_attributes
-from engine.swap import facial_hair, form_light, lids, own_colour, shading, skin_texture
+from engine.swap import (
+    facial_hair,
+    form_light,
+    lids,
+    own_colour,
+    shading,
+    skin_texture,
+    target_glare,
+)
 from engine.swap.apply_light import shade
 from engine.swap.broad_light import add_broad_difference, masked_difference
 from engine.swap.eyes import EyeScene, eyes, show_eyes
@@ -160,12 +168,19 @@ class FaceRenderer:
                 self._target_light(frame, face, color_match, memory, measure_light, steps),
                 steps,
             )
-        with steps.step("hair"):
-            # The target's beard or stubble stays (engine/swap/facial_hair.py).
-            hair = _target_hair(
-                own, uv, coverage, texture_size, grid.work_iod, memory, measure_hair
-            )
-            image = image + hair[..., None] * (own - image)
+        image = _with_target_own(
+            image,
+            own,
+            uv,
+            coverage,
+            features,
+            texture_size,
+            grid.work_iod,
+            color_match,
+            memory,
+            measure_hair,
+            steps,
+        )
         if face.irises is not None:
             with steps.step("eyes"):
                 image = np.ascontiguousarray(image, dtype=np.float32)
@@ -468,6 +483,34 @@ def _lookup(texture: F32, uv: tuple[F32, F32], texture_size: int) -> F32:
         return _remap(texture, *uv)
     k = np.float32(texture.shape[0] / texture_size)
     return _remap(texture, uv[0] * k, uv[1] * k)
+
+
+def _with_target_own(
+    image: F32,
+    own: F32,
+    uv: tuple[F32, F32],
+    coverage: np.ndarray,
+    features: F32,
+    texture_size: int,
+    work_iod: float,
+    color_match: bool,
+    memory: TargetMemory | None,
+    measure_hair: bool,
+    steps: StepTimer = NO_STEPS,
+) -> F32:
+    """`image` (the render) showing the target's own pixels (`own`) where they are the
+    target's and not its skin's: its beard or stubble (engine/swap/facial_hair.py)
+    and, when the render is in the target's light (`color_match`), its highlights
+    (engine/swap/target_glare.py)."""
+    with steps.step("hair"):
+        hair = _target_hair(own, uv, coverage, texture_size, work_iod, memory, measure_hair)
+        image = image + hair[..., None] * (own - image)
+    if color_match:
+        with steps.step("glare"):
+            plain = (coverage & (features < 0.05)).astype(np.float32)
+            shine = target_glare.glare(own, image, plain, work_iod)
+            image = image + shine[..., None] * (own - image)
+    return image
 
 
 def _target_hair(
