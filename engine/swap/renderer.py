@@ -33,6 +33,7 @@ from engine.swap import (
     shading,
     skin_texture,
     target_glare,
+    target_shadow,
 )
 from engine.swap.apply_light import shade
 from engine.swap.broad_light import add_broad_difference, masked_difference
@@ -500,14 +501,19 @@ def _with_target_own(
 ) -> F32:
     """`image` (the render) showing the target's own pixels (`own`) where they are the
     target's and not its skin's: its beard or stubble (engine/swap/facial_hair.py)
-    and, when the render is in the target's light (`color_match`), its highlights
-    (engine/swap/target_glare.py)."""
+    and, when the render is in the target's light (`color_match`), its deep shadows
+    (engine/swap/target_shadow.py, the render darkened as the target is) and its
+    highlights (engine/swap/target_glare.py)."""
     with steps.step("hair"):
         hair = _target_hair(own, uv, coverage, texture_size, work_iod, memory, measure_hair)
         image = image + hair[..., None] * (own - image)
-    if color_match:
+    if color_match:  # the render is in the target's light: its own light is what is missing
+        plain = (coverage & (features < 0.05)).astype(np.float32)
+        with steps.step("shadow"):
+            gain = target_shadow.shadow_gain(own, image, plain, work_iod)
+            if gain is not None:
+                image = image * gain
         with steps.step("glare"):
-            plain = (coverage & (features < 0.05)).astype(np.float32)
             shine = target_glare.glare(own, image, plain, work_iod)
             image = image + shine[..., None] * (own - image)
     return image
