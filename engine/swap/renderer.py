@@ -499,11 +499,11 @@ def _with_target_own(
     measure_hair: bool,
     steps: StepTimer = NO_STEPS,
 ) -> F32:
-    """`image` (the render) showing the target's own pixels (`own`) where they are the
-    target's and not its skin's: its beard or stubble (engine/swap/facial_hair.py)
-    and, when the render is in the target's light (`color_match`), its deep shadows
-    (engine/swap/target_shadow.py, the render darkened as the target is) and its
-    highlights (engine/swap/target_glare.py)."""
+    """`image` (the render) with what of the target (`own`) is not its skin kept: its
+    beard or stubble (its own pixels: engine/swap/facial_hair.py) and, when the render
+    is in the target's light (`color_match`), its deep shadows (the render darkened as
+    the target is: engine/swap/target_shadow.py) and its highlights (its own pixels:
+    engine/swap/target_glare.py)."""
     with steps.step("hair"):
         hair = _target_hair(own, uv, coverage, texture_size, work_iod, memory, measure_hair)
         image = image + hair[..., None] * (own - image)
