@@ -40,7 +40,7 @@ def test_a_pale_bright_spot_is_a_highlight_with_its_rim() -> None:
 @pytest.mark.parametrize(
     "spot",
     [
-        pytest.param(SKIN * 1.4, id="lit skin keeping its colour"),
+        pytest.param(SKIN * 1.25, id="lit skin keeping its colour"),
         pytest.param(SKIN * 0.6, id="a shadow"),
         pytest.param(np.array([40.0, 40.0, 40.0], np.float32), id="a dark pale mole"),
     ],
