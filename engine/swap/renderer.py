@@ -515,7 +515,8 @@ def _with_target_own(
                 image = image * gain
         with steps.step("glare"):
             shine = target_glare.glare(own, image, plain, work_iod)
-            image = image + shine[..., None] * (own - image)
+            if shine is not None:
+                image = image + shine[..., None] * (own - image)
     return image
 
 

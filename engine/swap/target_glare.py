@@ -33,14 +33,15 @@ GROW_IOD = 0.04  # the rim: grown over what is bright alone, then softened
 SOFT_IOD = 0.015
 
 
-def glare(own: F32, image: F32, plain: F32, iod: float) -> F32:
+def glare(own: F32, image: F32, plain: F32, iod: float) -> F32 | None:
     """H×W, 0..1: where the target (`own`, on the render's grid) shines on its plain
-    skin (`plain`, 0..1) and the render (`image`) does not; `iod`: the inter-ocular
+    skin (`plain`, 0..1) and the render (`image`) does not; None where it shines
+    nowhere (most frames: the caller then blends nothing). `iod`: the inter-ocular
     distance on the grid."""
     rim, like = _glare_like(own, image, plain, *RIM, *BRIGHT, *PALE)
     core = cv2.morphologyEx(like, cv2.MORPH_OPEN, _disk(max(1, round(OPEN_IOD * iod / 2))))
     if not core.any():
-        return core
+        return None
     # Grown over what is lighter round it: a highlight's rim keeps more of the skin's
     # colour than its core, and left out it is the outline this step is for.
     grown = np.maximum(core, cv2.dilate(core, _disk(max(1, round(GROW_IOD * iod)))) * rim)
