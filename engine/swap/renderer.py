@@ -33,6 +33,7 @@ from engine.swap import (
     shading,
     skin_texture,
     target_glare,
+    target_nostrils,
     target_shadow,
 )
 from engine.swap.apply_light import shade
@@ -175,6 +176,7 @@ class FaceRenderer:
             uv,
             coverage,
             features,
+            local,
             texture_size,
             grid.work_iod,
             color_match,
@@ -492,6 +494,7 @@ def _with_target_own(
     uv: tuple[F32, F32],
     coverage: np.ndarray,
     features: F32,
+    local: F32,
     texture_size: int,
     work_iod: float,
     color_match: bool,
@@ -502,8 +505,10 @@ def _with_target_own(
     """`image` (the render) with what of the target (`own`) is not its skin kept: its
     beard or stubble (its own pixels: engine/swap/facial_hair.py) and, when the render
     is in the target's light (`color_match`), its deep shadows (the render darkened as
-    the target is: engine/swap/target_shadow.py) and its highlights (its own pixels:
-    engine/swap/target_glare.py)."""
+    the target is: engine/swap/target_shadow.py), its highlights (its own pixels:
+    engine/swap/target_glare.py) and its nostrils (its own fine structure where its
+    lower nose has a hole: engine/swap/target_nostrils.py). `local`: the posed mesh on
+    the grid."""
     with steps.step("hair"):
         hair = _target_hair(own, uv, coverage, texture_size, work_iod, memory, measure_hair)
         image = image + hair[..., None] * (own - image)
@@ -517,6 +522,32 @@ def _with_target_own(
             shine = target_glare.glare(own, image, plain, work_iod)
             if shine is not None:
                 image = image + shine[..., None] * (own - image)
+        with steps.step("nostrils"):
+            image = _with_target_nostrils(image, own, uv, coverage, local, texture_size, work_iod)
+    return image
+
+
+def _with_target_nostrils(
+    image: F32,
+    own: F32,
+    uv: tuple[F32, F32],
+    coverage: np.ndarray,
+    local: F32,
+    texture_size: int,
+    work_iod: float,
+) -> F32:
+    """`image` with the target's nostrils (engine/swap/target_nostrils.py), worked on
+    the lower nose's box only (`local`: the posed mesh on the grid). `image` is written
+    in place: it is `_with_target_own`'s own (made by the hair step)."""
+    box = target_nostrils.lower_nose_box(local, coverage.shape, work_iod)
+    if box is None:
+        return image
+    zone = _lookup(
+        target_nostrils.nostril_zone(FEATURE_MASK_SIZE), (uv[0][box], uv[1][box]), texture_size
+    )
+    found = target_nostrils.own_nostrils(own[box], image[box], zone * coverage[box], work_iod)
+    if found is not None:
+        image[box] = found
     return image
 
 
