@@ -450,7 +450,8 @@ def show_own_eyes(scene: EyeScene, views: tuple[EyeView | None, ...], colour: F3
             ratio = channel_median(region[ring]) / np.maximum(channel_median(mine[ring]), 1.0)
             gain = np.clip(ratio, 0.25, 4.0) ** EYE_PIGMENT
         eyeball = mine * gain.astype(np.float32)
-        if colour is not None:
+        trust = 0.0 if colour is None else iris_trust(colour)
+        if colour is not None and trust > 0.0:
             lit = scene.relit[y0:y1, x0:x1][seen].sum(axis=0) / np.maximum(
                 scene.albedo[y0:y1, x0:x1][seen].sum(axis=0), 1.0
             )
@@ -458,7 +459,7 @@ def show_own_eyes(scene: EyeScene, views: tuple[EyeView | None, ...], colour: F3
             # iris band read (its lids, a bloodshot white, its photo's cast), put in
             # the target's light, came out red or mauve (`plausible_iris`).
             shown = plausible_iris((colour * lit).astype(np.float32))
-            _recolour_iris(eyeball, seen, view.iris, shown, view.radii)
+            _recolour_iris(eyeball, seen, view.iris, shown, view.radii, trust)
         region += (eyeball - region) * view.edge
 
 
@@ -519,6 +520,24 @@ def iris_colour(eyeballs: tuple[Eyeball | None, ...]) -> F32 | None:
     return min(found, key=lambda c: float(c @ LUMA)) if found else None
 
 
+# How far a source's iris colour is taken, by its albedo's L* (CIELAB): none below the
+# first, all above the second. On the DEV+WIDE sources the irises read L* 8-40; the
+# darkest (anon_inspireface_1423_1 3.0, anon_dflw_044_1 4.3, anon_inspireface_2963_1
+# 5.1, anon_dflw_047_1 6.0, anon_dflw_077_1 6.9) are mostly what covers the iris:
+# lashes and the lid's shadow on a laughing, lowered or made-up eye. Put on a target's
+# open eye such a colour came out a black disc round the catchlight, a doll's stare
+# (the census's "staring eyes"); lifted to an iris's lightness, its chromaticity kept,
+# it came out grey or blue-grey where the eyes are brown. Below the ramp the target's
+# own iris stays.
+IRIS_TRUST = (6.0, 14.0)
+
+
+def iris_trust(colour: F32) -> float:
+    """0..1: how far the source's iris `colour` (BGR albedo, `iris_colour`) is taken."""
+    lightness = float(_lab_l(np.asarray(colour, np.float32).reshape(1, 1, 3))[0, 0])
+    return _between(lightness, *IRIS_TRUST)
+
+
 # The reddest an iris is, as a share of its b* (CIELAB): on the yellow side a* at most
 # 0.7 b* (a hue of at least 55°, a warm brown), on the blue side 0.1 |b*| (a blue with
 # a touch of violet). Brown, hazel, green, blue and grey irises all lie within; what a
@@ -553,10 +572,12 @@ def _recolour_iris(
     iris: tuple[float, float, float],
     colour: F32,
     radii: F32 | None = None,
+    share: float = 1.0,
 ) -> None:
-    """The target's iris in `eyeball` (in place) moved, in Lab, to `colour` (BGR, in
-    the render's light); its catchlights keep their own colour (shifted, a white
-    reflection turned yellow or blue). `radii`: `_radii` for the iris, when known."""
+    """The target's iris in `eyeball` (in place) moved, in Lab, `share` of the way to
+    `colour` (BGR, in the render's light); its catchlights keep their own colour
+    (shifted, a white reflection turned yellow or blue). `radii`: `_radii` for the
+    iris, when known."""
     t = _radii(eyeball.shape[:2], (iris[0], iris[1]), iris[2]) if radii is None else radii
     mine = seen & (t > IRIS_BAND[0]) & (t < IRIS_BAND[1])
     if mine.sum() < 5:
@@ -564,7 +585,7 @@ def _recolour_iris(
     ours = channel_median(eyeball[mine]).astype(np.float32)
     pair = np.clip(np.stack([colour, ours])[None], 0, 255) / 255.0
     lab_pair = cv2.cvtColor(pair.astype(np.float32), cv2.COLOR_BGR2Lab)[0]
-    shift = lab_pair[0] - lab_pair[1]
+    shift = share * (lab_pair[0] - lab_pair[1])
     # Clipped as a round trip through Lab would leave it, but converted only over the
     # iris's circle: nothing moves beyond 1.05 radii, and the whole eye's box three
     # times over cost more than the rest of the recolouring.

@@ -346,3 +346,46 @@ def test_a_reddish_sources_irises_do_not_come_out_red_or_mauve(
     raw = _iris_lab(raw_packet.result, face.irises)
     assert raw[1] > 6.0  # the defect, as it was
     assert held[1] < raw[1] - 3.0
+
+
+def test_an_iris_read_near_black_is_not_taken() -> None:
+    """A source's iris albedo under L* 6 (lashes and the lid's shadow over a laughing or
+    lowered eye) is not taken at all, one over L* 14 is taken in full, between them in
+    part; taken in part, the target's iris moves that share of the way in CIELAB."""
+    assert eyes_module.iris_trust(np.array([4, 5, 7], np.float32)) == 0.0  # L* ~1.7
+    assert eyes_module.iris_trust(np.array([31, 40, 55], np.float32)) == 1.0  # L* ~16
+    assert 0.0 < eyes_module.iris_trust(np.array([20, 24, 30], np.float32)) < 1.0  # L* ~9
+    size, centre, radius = 41, 20.0, 8.0
+    y, x = np.mgrid[0:size, 0:size].astype(np.float32)
+    t = np.hypot(x - centre, y - centre) / radius
+    brown = np.array([40, 70, 110], np.float32)
+    blue = np.array([170, 110, 60], np.float32)
+    iris = (t > 0.35) & (t < 0.85)
+    seen = np.ones((size, size), bool)
+    moved = {}
+    for share in (0.5, 1.0):
+        eyeball = np.where((t < 1.0)[..., None], brown, 230.0).astype(np.float32)
+        eyes_module._recolour_iris(eyeball, seen, (centre, centre, radius), blue, share=share)
+        moved[share] = _lab(eyeball[iris].mean(axis=0)) - _lab(brown)
+    np.testing.assert_allclose(moved[0.5], moved[1.0] / 2, atol=1.0)
+
+
+@pytest.mark.testdata
+def test_a_laughing_sources_shut_eyes_do_not_blacken_the_targets_irises(
+    library: SourceLibrary, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """anon_inspireface_2963_1 laughs with her eyes almost shut: her "iris" reads L* 5
+    (her lashes). Onto lin_manuel_miranda_1 the irises came out black discs round the
+    catchlight; now they are his own. When written (the irises' band, CIELAB L*):
+    24.7 in the target, 23.7 now, 7.0 with the colour taken in full."""
+    source = DEV_FACES / "anon_inspireface_2963_1.jpg"
+    target = DEV_FACES / "lin_manuel_miranda_1.png"
+    _, packet, face = swapped_pair(library, source, target)
+    assert face.irises is not None
+    kept = _iris_lab(packet.result, face.irises)[0]
+    theirs = _iris_lab(read_image(target), face.irises)[0]
+    monkeypatch.setattr(eyes_module, "iris_trust", lambda colour: 1.0)
+    _, taken_packet, _ = swapped_pair(library, source, target)
+    taken = _iris_lab(taken_packet.result, face.irises)[0]
+    assert abs(kept - theirs) < 4.0
+    assert taken < theirs - 12.0  # the defect, as it was
