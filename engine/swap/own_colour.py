@@ -8,10 +8,11 @@ lips onto alex_lacamoire_1), and dark brows came out navy or purple on a paler t
 (obama_2 and robert_downey_jr_2 onto anon_inspireface_sad_1): the per-channel contrast
 of a dark feature to a warm skin, put over a cooler skin, turns blue. Lip and brow
 colour are make-up, hair colour and the photo's light as much as who someone is, and a
-viewer knows the user's. Their shape, lines and shading (lightness) stay the source's,
-but the lips are the darker of the two; their hue and saturation become the target's on
-the same mesh points, held near the target's typical colour of that feature. Measured
-in docs/swap.md ("Your own lip and brow colour").
+viewer knows the user's. Their hue and saturation become the target's on the same
+mesh points, held near the target's typical colour of that feature. The brows' shape,
+lines and shading (lightness) stay the source's; the lips take the target's lightness
+too (their outline is the mesh's, on the target's lips). Measured in docs/swap.md
+("Your own lip and brow colour", "... and your own lips' lightness").
 """
 
 from __future__ import annotations
@@ -44,13 +45,14 @@ SPREAD = 0.05
 SURE = 0.9
 MIN_SURE = 20
 LIPS, BROWS_CHANNEL = 0, 1
-# Each feature's mask channel and how far it darkens to the target's own lightness
-# where the target's is darker. The lips fully: the darker of the two lips (a lipstick
-# user's red stays red, not a coral at the source's paler lightness; a pale source lip
-# on a darker-lipped user looked painted). The brows not: the darker of the two brows
-# took away light-browed sources' silver brows on black-browed users, but ID@1 fell
-# 48.9 -> 28.5 % (docs/swap.md).
-FEATURES = ((LIPS, 1.0), (BROWS_CHANNEL, 0.0))
+# Each feature's mask channel and how far it moves to the target's own lightness where
+# the target's is darker, and where it is lighter. The lips fully, both ways: the lips'
+# lightness is the user's (a lipstick user's red stays red, not a coral at the source's
+# paler lightness; a pale source lip on a darker-lipped user looked painted; a dark
+# source lip on a paler-lipped user came out brown, smeared and outlined). The brows
+# not: the darker of the two brows took away light-browed sources' silver brows on
+# black-browed users, but ID@1 fell 48.9 -> 28.5 % (docs/swap.md).
+FEATURES = ((LIPS, 1.0, 1.0), (BROWS_CHANNEL, 0.0, 0.0))
 
 
 @lru_cache(maxsize=1)
@@ -76,13 +78,15 @@ def own_colour(
     spread: float = SPREAD,
     covered: NDArray[np.bool_] | None = None,
     darken: float = 0.0,
+    lighten: float = 0.0,
 ) -> F32:
     """`image` (the render, BGR 0..255 on the working grid) with one feature's colour
     (`where`: its mask looked up on the grid, 0..1; only where `covered`, if given)
     moved `share` of the way to `own`'s (the target on the same grid), pixel by pixel,
     at the render's own lightness. Unchanged where the feature is too small to have a
-    typical colour (a far face). `darken`: how far the render's lightness moves to the
-    target's where the target's is darker (0: the render's lightness everywhere).
+    typical colour (a far face). `darken` and `lighten`: how far the render's lightness
+    moves to the target's where the target's is darker, and where it is lighter (0:
+    the render's lightness everywhere).
 
     Two compiled passes (the feature's median colour, then its pixels): in NumPy the
     few thousand brow pixels' temporaries took 0.5 ms a frame."""
@@ -96,7 +100,16 @@ def own_colour(
         return image
     out = np.array(image, dtype=np.float32, copy=True)
     _recolour(
-        out, own, where, covered, LUMA, typical, np.float32(share), np.float32(spread), darken
+        out,
+        own,
+        where,
+        covered,
+        LUMA,
+        typical,
+        np.float32(share),
+        np.float32(spread),
+        darken,
+        lighten,
     )
     return out
 
@@ -143,6 +156,7 @@ def _recolour(
     share: np.float32,
     spread: np.float32,
     darken: float = 0.0,
+    lighten: float = 0.0,
 ) -> None:  # pragma: no cover - compiled
     """`own_colour`'s change, in place on `out`, where the mask reaches."""
     height, width = where.shape
@@ -170,10 +184,12 @@ def _recolour(
             # lighter brow), the brows came out silver, and grey brows beside warm skin
             # read blue; grown with the render's, a red lipstick over a lighter render
             # glowed coral. (The render can dip a little below 0: no root of that.) The
-            # lips first take the target's lightness where it is darker (FEATURES).
+            # lips first take the target's lightness (FEATURES).
             ours_level = max(_level(out[y, x], luma), 0.0)
             if theirs_level < ours_level:
                 ours_level += darken * (theirs_level - ours_level)
+            else:
+                ours_level += lighten * (theirs_level - ours_level)
             strength = min(ours_level, np.sqrt(ours_level * theirs_level))
             amount = share * weight
             for c in range(3):

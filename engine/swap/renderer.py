@@ -287,9 +287,14 @@ class FaceRenderer:
             with steps.step("features"):
                 # The lips' and brows' own colour (engine/swap/own_colour.py).
                 where = _lookup(own_colour.regions(), uv, texture_size)
-                for region, darken in own_colour.FEATURES:
+                for region, darken, lighten in own_colour.FEATURES:
                     image = own_colour.own_colour(
-                        image, own, where[..., region], covered=coverage, darken=darken
+                        image,
+                        own,
+                        where[..., region],
+                        covered=coverage,
+                        darken=darken,
+                        lighten=lighten,
                     )
         return relit, image, mask, features
 

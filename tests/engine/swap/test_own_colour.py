@@ -99,6 +99,25 @@ def test_darkened_lips_are_the_darker_of_the_two() -> None:
     np.testing.assert_allclose(out[inside] @ LUMA, render[inside] @ LUMA, rtol=1e-4)
 
 
+def test_lightened_lips_take_the_targets_lightness_where_the_render_is_darker() -> None:
+    """With `lighten` 1 a lip pixel takes the target's lightness where the render's is
+    darker (a dark source lip on a paler-lipped user came out brown and outlined), in
+    the target's colour; with `darken` 1 too the lips' lightness is the target's both
+    ways, which is what the renderer asks for (FEATURES)."""
+    render, own, lips = _grid()
+    inside = lips == 1.0
+    render[inside] = (40.0, 50.0, 90.0)  # darker than the target's lips
+    out = own_colour.own_colour(render, own, lips, share=1.0, lighten=1.0)
+    np.testing.assert_allclose(out[inside] @ LUMA, own[inside] @ LUMA, rtol=1e-4)
+    np.testing.assert_allclose(_chroma(out[inside]), _chroma(own[inside]), atol=1e-5)
+    kept = own_colour.own_colour(render, own, lips, share=1.0, darken=1.0)
+    np.testing.assert_allclose(kept[inside] @ LUMA, render[inside] @ LUMA, rtol=1e-4)
+    render[inside] = (150.0, 160.0, 200.0)  # paler than the target's lips
+    out = own_colour.own_colour(render, own, lips, share=1.0, lighten=1.0)
+    np.testing.assert_allclose(out[inside] @ LUMA, render[inside] @ LUMA, rtol=1e-4)
+    assert (own_colour.LIPS, 1.0, 1.0) in own_colour.FEATURES
+
+
 def test_a_render_dipping_below_black_stays_finite() -> None:
     """The steps before can leave a render pixel a little below 0; its lightness's root
     was NaN, and the softening after spread it over the whole face (a black face on
@@ -184,6 +203,34 @@ def test_a_sources_lipstick_and_its_brows_blue_cast_do_not_ride_along(
     assert red_without - target_red > 0.02, (red_without, target_red)
     assert abs(blue - target_blue) < 0.006, (blue, target_blue)
     assert blue_without - target_blue > 0.012, (blue_without, target_blue)
+
+
+@pytest.mark.testdata
+def test_a_dark_lipped_source_leaves_a_pale_lipped_user_her_own_lips(
+    library: SourceLibrary, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """obama_2's lips are much darker than anon_inspireface_zy_1's coral ones, and with
+    the lips at the darker of the two lightnesses they came out brown. Now their mean
+    grey is the target's (when written: OURS against the target's THEIRS; the darker of
+    the two: DARKER)."""
+
+    def lip_grey() -> tuple[float, float]:
+        frame, packet, face = swapped(library, dev("obama_2.jpg"), dev("anon_inspireface_zy_1.png"))
+        assert packet.output is not None
+        lips = erode(
+            region_mask(face, "lips_outer", frame.shape)
+            & ~region_mask(face, "lips_inner", frame.shape),
+            2,
+        )
+        assert lips.sum() > 200
+        grey = (packet.output[lips].astype(np.float64) @ LUMA).mean()
+        return float(grey), float((frame[lips].astype(np.float64) @ LUMA).mean())
+
+    ours, theirs = lip_grey()
+    monkeypatch.setattr(own_colour, "FEATURES", ((own_colour.LIPS, 1.0, 0.0),))
+    darker, _ = lip_grey()
+    assert abs(ours - theirs) < 8.0
+    assert darker < theirs - 15.0  # the brown lips, as they were
 
 
 @pytest.mark.testdata
