@@ -84,38 +84,41 @@ def test_an_off_hue_pixel_at_the_edge_is_held_near_the_features_colour() -> None
     assert (unheld[24, 5:35, 0] > unheld[24, 5:35, 2]).all()  # the bruise it was
 
 
-def test_darkened_lips_are_the_darker_of_the_two() -> None:
-    """With `darken` 1 a lip pixel takes the target's lightness where the target's is
-    darker (a lipstick user's red stays deep, not coral at the source's paler lightness)
-    and keeps the render's where the render's is darker."""
-    render, own, lips = _grid()
-    inside = lips == 1.0
-    render[inside] = (150.0, 160.0, 200.0)  # paler than the target's lips
-    out = own_colour.own_colour(render, own, lips, share=1.0, darken=1.0)
-    np.testing.assert_allclose(out[inside] @ LUMA, own[inside] @ LUMA, rtol=1e-4)
-    np.testing.assert_allclose(_chroma(out[inside]), _chroma(own[inside]), atol=1e-5)
-    render[inside] = (40.0, 50.0, 90.0)  # darker than the target's lips
-    out = own_colour.own_colour(render, own, lips, share=1.0, darken=1.0)
-    np.testing.assert_allclose(out[inside] @ LUMA, render[inside] @ LUMA, rtol=1e-4)
+PALER_LIPS = (150.0, 160.0, 200.0)  # than the target's lips
+DARKER_LIPS = (40.0, 50.0, 90.0)
 
 
-def test_lightened_lips_take_the_targets_lightness_where_the_render_is_darker() -> None:
-    """With `lighten` 1 a lip pixel takes the target's lightness where the render's is
-    darker (a dark source lip on a paler-lipped user came out brown and outlined), in
-    the target's colour; with `darken` 1 too the lips' lightness is the target's both
-    ways, which is what the renderer asks for (FEATURES)."""
+@pytest.mark.parametrize(
+    ("darken", "lighten", "lips_bgr", "theirs"),
+    [
+        (1.0, 0.0, PALER_LIPS, True),  # a lipstick user's red stays deep, not coral
+        (1.0, 0.0, DARKER_LIPS, False),  # the darker of the two
+        (0.0, 1.0, DARKER_LIPS, True),  # a dark source lip on a paler-lipped user
+        (0.0, 1.0, PALER_LIPS, False),
+        (1.0, 1.0, PALER_LIPS, True),  # both ways: the renderer's lips (FEATURES)
+        (1.0, 1.0, DARKER_LIPS, True),
+    ],
+)
+def test_the_lips_lightness_moves_to_the_targets_as_asked(
+    darken: float, lighten: float, lips_bgr: tuple[float, float, float], theirs: bool
+) -> None:
+    """`darken` 1: a lip pixel takes the target's lightness where the target's is
+    darker; `lighten` 1: where it is lighter; otherwise it keeps the render's. At the
+    target's lightness it is the target's colour exactly (at a lighter one, a paler
+    form of it: test_the_lips_take_the_targets_hue_at_the_renders_lightness)."""
     render, own, lips = _grid()
     inside = lips == 1.0
-    render[inside] = (40.0, 50.0, 90.0)  # darker than the target's lips
-    out = own_colour.own_colour(render, own, lips, share=1.0, lighten=1.0)
-    np.testing.assert_allclose(out[inside] @ LUMA, own[inside] @ LUMA, rtol=1e-4)
-    np.testing.assert_allclose(_chroma(out[inside]), _chroma(own[inside]), atol=1e-5)
-    kept = own_colour.own_colour(render, own, lips, share=1.0, darken=1.0)
-    np.testing.assert_allclose(kept[inside] @ LUMA, render[inside] @ LUMA, rtol=1e-4)
-    render[inside] = (150.0, 160.0, 200.0)  # paler than the target's lips
-    out = own_colour.own_colour(render, own, lips, share=1.0, lighten=1.0)
-    np.testing.assert_allclose(out[inside] @ LUMA, render[inside] @ LUMA, rtol=1e-4)
+    render[inside] = lips_bgr
+    out = own_colour.own_colour(render, own, lips, share=1.0, darken=darken, lighten=lighten)
+    expected = own[inside] if theirs else render[inside]
+    np.testing.assert_allclose(out[inside] @ LUMA, expected @ LUMA, rtol=1e-4)
+    if theirs:
+        np.testing.assert_allclose(_chroma(out[inside]), _chroma(own[inside]), atol=1e-5)
+
+
+def test_the_renderer_gives_the_lips_the_targets_lightness_and_the_brows_the_sources() -> None:
     assert (own_colour.LIPS, 1.0, 1.0) in own_colour.FEATURES
+    assert (own_colour.BROWS_CHANNEL, 0.0, 0.0) in own_colour.FEATURES
 
 
 def test_a_render_dipping_below_black_stays_finite() -> None:
