@@ -419,8 +419,11 @@ def test_a_large_face_renders_at_the_working_resolution_like_at_full(
     # with the target's light over the form (engine/swap/form_light.py; without it in the
     # render 0.58 / 2.8): the render now varies more over the face, and the broad light's
     # box is rounded to whole pixels at each resolution (21 px of 80 between the eyes on
-    # the working grid, 91 of 360 at full size: 4 % apart).
+    # the working grid, 91 of 360 at full size: 4 % apart). 0.92 / 3.59 by stop 45;
+    # 0.92 / 3.70 with a near-black iris reading not taken (engine/swap/eyes.py
+    # `iris_trust`: Grace Hopper's reads L* 8.4, taken 0.30 of the way, so more of
+    # Eileen Collins's own irises, with their detail, stays at each resolution).
     diff = np.abs(coarse(in_frame(small, small.image)) - coarse(in_frame(full, full.image)))
     diff = diff[solid]
     assert float(np.median(diff)) < 1.2, np.percentile(diff, [50, 95, 99])
-    assert float(np.percentile(diff, 95)) < 3.6, np.percentile(diff, [50, 95, 99])
+    assert float(np.percentile(diff, 95)) < 3.9, np.percentile(diff, [50, 95, 99])
