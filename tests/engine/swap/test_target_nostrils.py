@@ -1,5 +1,6 @@
-"""The target's own nostrils stay on the new face, in the new skin's colour; the
-render's own nostrils give way to them (engine/swap/target_nostrils.py)."""
+"""The target's own nostrils stay on the new face, in the new skin's colour, where its
+lower nose has a hole; a crease or plain skin leaves the render as it is
+(engine/swap/target_nostrils.py)."""
 
 from __future__ import annotations
 
