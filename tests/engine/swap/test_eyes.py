@@ -352,9 +352,9 @@ def test_an_iris_read_near_black_is_not_taken() -> None:
     """A source's iris albedo under L* 6 (lashes and the lid's shadow over a laughing or
     lowered eye) is not taken at all, one over L* 14 is taken in full, between them in
     part; taken in part, the target's iris moves that share of the way in CIELAB."""
-    assert eyes_module.iris_trust(np.array([4, 5, 7], np.float32)) == 0.0  # L* ~1.7
-    assert eyes_module.iris_trust(np.array([31, 40, 55], np.float32)) == 1.0  # L* ~16
-    assert 0.0 < eyes_module.iris_trust(np.array([20, 24, 30], np.float32)) < 1.0  # L* ~9
+    assert eyes_module.iris_trust(np.array([4, 5, 7], np.float32)) == 0.0  # L* 1.5
+    assert eyes_module.iris_trust(np.array([31, 40, 55], np.float32)) == 1.0  # L* 17.5
+    assert 0.0 < eyes_module.iris_trust(np.array([20, 24, 30], np.float32)) < 1.0  # L* 8.8
     size, centre, radius = 41, 20.0, 8.0
     y, x = np.mgrid[0:size, 0:size].astype(np.float32)
     t = np.hypot(x - centre, y - centre) / radius
