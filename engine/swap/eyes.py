@@ -433,6 +433,7 @@ def show_own_eyes(scene: EyeScene, views: tuple[EyeView | None, ...], colour: F3
     eyeball takes half the lid skin's change in colour: an eye shares the light, not
     the skin's pigment (apply_light.eye_gain). `views`: the eyes on the grid
     (`eye_views`)."""
+    trust = 0.0 if colour is None else iris_trust(colour)  # one source colour, both eyes
     for eye, view in zip(eyes(), views, strict=True):
         if view is None:
             continue
@@ -450,7 +451,6 @@ def show_own_eyes(scene: EyeScene, views: tuple[EyeView | None, ...], colour: F3
             ratio = channel_median(region[ring]) / np.maximum(channel_median(mine[ring]), 1.0)
             gain = np.clip(ratio, 0.25, 4.0) ** EYE_PIGMENT
         eyeball = mine * gain.astype(np.float32)
-        trust = 0.0 if colour is None else iris_trust(colour)
         if colour is not None and trust > 0.0:
             lit = scene.relit[y0:y1, x0:x1][seen].sum(axis=0) / np.maximum(
                 scene.albedo[y0:y1, x0:x1][seen].sum(axis=0), 1.0

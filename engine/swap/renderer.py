@@ -46,6 +46,10 @@ from engine.swap.sharpness import DetailSample, soften
 from engine.swap.target_memory import TargetLight, TargetMemory, measure_now, to_texture
 
 FEATURE_MASK_SIZE = 256
+# A render pixel is plain skin under this much feature weight (eyes, brows, lips):
+# where the tone is sampled and the target's own skin texture, shadows, highlights and
+# nostrils are taken.
+PLAIN_FEATURES = 0.05
 
 
 def _spanning(triangles: np.ndarray, contour: tuple[int, ...]) -> np.ndarray:
@@ -156,7 +160,7 @@ class FaceRenderer:
                 np.float32
             )
         with steps.step("light"):
-            relit, image, mask, features = self._appearance(
+            relit, image, mask, features, plain = self._appearance(
                 posed,
                 identity,
                 swap,
@@ -175,7 +179,7 @@ class FaceRenderer:
             own,
             uv,
             coverage,
-            features,
+            plain,
             local,
             texture_size,
             grid.work_iod,
@@ -243,10 +247,12 @@ class FaceRenderer:
         own: F32,
         light: TargetLight | None,
         steps: StepTimer = NO_STEPS,
-    ) -> tuple[F32, F32, F32, F32]:
-        """(relit, image, mask, features): the source's texture in the target's `light`
-        (`relit`; None when `color_match` is off), then in its skin tone and, as much as
-        `swap.likeness` leaves to the target, its broad light (`image`)."""
+    ) -> tuple[F32, F32, F32, F32, F32]:
+        """(relit, image, mask, features, plain): the source's texture in the target's
+        `light` (`relit`; None when `color_match` is off), then in its skin tone and, as
+        much as `swap.likeness` leaves to the target, its broad light (`image`); `plain`
+        is the plain skin (covered, off the features: 1, else 0), which the steps that
+        take the target's own skin read."""
         texture_size = identity.albedo.shape[0]
         gain = _NO_GAIN
         fill = 0.0
@@ -257,10 +263,11 @@ class FaceRenderer:
         with steps.step("shade"):
             relit, mask, features = shade(source, gain, weights, coverage, color_match)
         image = relit
+        plain = (coverage & (features < PLAIN_FEATURES)).astype(np.float32)
         if color_match:  # off, the source's texture shows as it is
             with steps.step("tone"):
-                plain = coverage & (features < 0.05) & (source[..., 3] > 0.5)
-                image = shading.match_tone(image, own, plain, weights[..., 0])
+                sampled = (plain > 0.0) & (source[..., 3] > 0.5)
+                image = shading.match_tone(image, own, sampled, weights[..., 0])
             if swap.likeness < 1.0:
                 with steps.step("broad"):
                     share = 1.0 - swap.likeness
@@ -277,13 +284,7 @@ class FaceRenderer:
                 with steps.step("skin_texture"):
                     # The target's own skin texture where the source's skin is the
                     # smoother (engine/swap/skin_texture.py).
-                    image = skin_texture.with_target_texture(
-                        image,
-                        own,
-                        (coverage & (features < 0.05)).astype(np.float32),
-                        grid.work_iod,
-                        fill,
-                    )
+                    image = skin_texture.with_target_texture(image, own, plain, grid.work_iod, fill)
             with steps.step("features"):
                 # The lips' and brows' own colour (engine/swap/own_colour.py).
                 where = _lookup(own_colour.regions(), uv, texture_size)
@@ -296,7 +297,7 @@ class FaceRenderer:
                         darken=darken,
                         lighten=lighten,
                     )
-        return relit, image, mask, features
+        return relit, image, mask, features, plain
 
     def _rasterize(
         self,
@@ -498,7 +499,7 @@ def _with_target_own(
     own: F32,
     uv: tuple[F32, F32],
     coverage: np.ndarray,
-    features: F32,
+    plain: F32,
     local: F32,
     texture_size: int,
     work_iod: float,
@@ -512,13 +513,12 @@ def _with_target_own(
     is in the target's light (`color_match`), its deep shadows (the render darkened as
     the target is: engine/swap/target_shadow.py), its highlights (its own pixels:
     engine/swap/target_glare.py) and its nostrils (its own fine structure where its
-    lower nose has a hole: engine/swap/target_nostrils.py). `local`: the posed mesh on
-    the grid."""
+    lower nose has a hole: engine/swap/target_nostrils.py). `plain`: the plain skin
+    (`FaceRenderer._appearance`); `local`: the posed mesh on the grid."""
     with steps.step("hair"):
         hair = _target_hair(own, uv, coverage, texture_size, work_iod, memory, measure_hair)
         image = image + hair[..., None] * (own - image)
     if color_match:  # the render is in the target's light: its own light is what is missing
-        plain = (coverage & (features < 0.05)).astype(np.float32)
         with steps.step("shadow"):
             gain = target_shadow.shadow_gain(own, image, plain, work_iod)
             if gain is not None:

@@ -21,11 +21,11 @@ import cv2
 import numpy as np
 
 from engine.core.types import F32
+from engine.swap.shading import LUMA
 
 DEEP = (0.75, 0.6)  # the target's lightness over the render's: none → all its darkening
 SMOOTH_IOD = 0.03  # a shadow is a region: the ratio is taken over this much
 DARKEST = 0.3  # per channel, the most a shadow darkens
-_LUMA = np.array([[0.114, 0.587, 0.299]], np.float32)  # BGR, as cv2.transform's matrix
 
 
 def shadow_gain(own: F32, image: F32, plain: F32, iod: float) -> F32 | None:
@@ -49,8 +49,8 @@ def shadow_gain(own: F32, image: F32, plain: F32, iod: float) -> F32 | None:
     # Found on the lightness alone (one-channel blurs): most frames have no deep
     # shadow, and the colour's blurs are then not paid for.
     weight = np.maximum(smooth(plain_half), 1e-3)
-    theirs = smooth(cv2.transform(own_half, _LUMA) * plain_half)
-    ours = np.maximum(smooth(cv2.transform(image_half, _LUMA) * plain_half), weight)
+    theirs = smooth(cv2.transform(own_half, LUMA[None]) * plain_half)
+    ours = np.maximum(smooth(cv2.transform(image_half, LUMA[None]) * plain_half), weight)
     deep = np.clip((DEEP[0] - theirs / ours) / (DEEP[0] - DEEP[1]), 0.0, 1.0) * plain_half
     if not deep.any():
         return None
