@@ -26,9 +26,11 @@ from engine.render.composite import SPLIT_LOW, box
 from engine.render.polygon import polygon_mask
 from engine.render.raster import rasterize_attributes
 from engine.swap import (
+    eye_surround,
     facial_hair,
     form_light,
     lids,
+    mix,
     own_colour,
     shading,
     skin_texture,
@@ -517,7 +519,7 @@ def _with_target_own(
     (`FaceRenderer._appearance`); `local`: the posed mesh on the grid."""
     with steps.step("hair"):
         hair = _target_hair(own, uv, coverage, texture_size, work_iod, memory, measure_hair)
-        image = image + hair[..., None] * (own - image)
+        image = mix.towards(image, own, hair)
     if color_match:  # the render is in the target's light: its own light is what is missing
         with steps.step("shadow"):
             gain = target_shadow.shadow_gain(own, image, plain, work_iod)
@@ -526,9 +528,38 @@ def _with_target_own(
         with steps.step("glare"):
             shine = target_glare.glare(own, image, plain, work_iod)
             if shine is not None:
-                image = image + shine[..., None] * (own - image)
+                image = mix.towards(image, own, shine)
         with steps.step("nostrils"):
             image = _with_target_nostrils(image, own, uv, coverage, local, texture_size, work_iod)
+        with steps.step("eye_surround"):
+            image = _with_own_eye_surround(image, own, uv, coverage, local, texture_size, work_iod)
+    return image
+
+
+def _with_own_eye_surround(
+    image: F32,
+    own: F32,
+    uv: tuple[F32, F32],
+    coverage: np.ndarray,
+    local: F32,
+    texture_size: int,
+    work_iod: float,
+) -> F32:
+    """`image` with the skin round the eyes departing from the face's light no further
+    than the target's (engine/swap/eye_surround.py), worked on the eyes' box only;
+    written in place."""
+    box = eye_surround.surround_box(local, coverage.shape, work_iod)
+    if box is None:
+        return image
+    at = (uv[0][box], uv[1][box])
+    zone = _lookup(eye_surround.surround_zone(FEATURE_MASK_SIZE), at, texture_size)
+    # The eye openings are neither worked on (the eyes step's) nor read for the light.
+    weight = coverage[box].astype(np.float32) * (
+        1.0 - _lookup(_weights(), at, texture_size)[..., 0]
+    )
+    found = eye_surround.own_surround(image[box], own[box], zone * weight, weight, work_iod)
+    if found is not None:
+        image[box] = found
     return image
 
 

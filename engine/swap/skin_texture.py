@@ -38,6 +38,7 @@ from numpy.typing import NDArray
 from engine.core.types import F32
 from engine.render.composite import SPLIT_FINE, SPLIT_MID, box
 from engine.render.uvmap import uv_map
+from engine.swap import mix
 from engine.swap.shading import (
     FIELD_SIZE,
     LUMA,
@@ -152,7 +153,7 @@ def with_target_texture(image: F32, own: F32, plain: F32, iod: float, amount: fl
     )
     soft = cv2.GaussianBlur(weight, (0, 0), _SOFT_EDGE * iod) * weight
     factor = np.exp(np.float32(amount) * soft * band)
-    return (image * factor[..., None]).astype(np.float32)
+    return mix.scaled(np.ascontiguousarray(image, dtype=np.float32), factor)
 
 
 def _log_lightness(image: F32) -> F32:
