@@ -26,8 +26,10 @@ from numba import njit
 
 from engine.core.types import F32
 from engine.face.mesh import topology
+from engine.swap import mix
 from engine.swap.own_colour import BROW_GROW
 from engine.swap.shading import BROWS, LUMA, uv_feature_mask
+from engine.swap.vertex_box import vertex_box
 
 # Texture widths (an eye is 0.14 wide): the eyes' outlines grown this far make the
 # zone (about 0.45 eye widths: the lid's fold, the skin under the eye), soft-edged.
@@ -66,15 +68,7 @@ def eye_ids() -> list[int]:
 def surround_box(points: F32, shape: tuple[int, int], iod: float) -> tuple[slice, slice] | None:
     """(rows, cols) of the grid (`shape`) the step works on: the posed eyes (`points`,
     468×2 on the grid) with `MARGIN_IOD` round them; None when off the grid."""
-    pts = points[eye_ids()]
-    margin = MARGIN_IOD * iod
-    height, width = shape
-    x0, y0 = np.maximum(np.floor(pts.min(axis=0) - margin).astype(int), 0)
-    x1 = min(width, int(np.ceil(pts[:, 0].max() + margin)) + 1)
-    y1 = min(height, int(np.ceil(pts[:, 1].max() + margin)) + 1)
-    if x1 - x0 < 4 or y1 - y0 < 4:
-        return None
-    return slice(int(y0), int(y1)), slice(int(x0), int(x1))
+    return vertex_box(points, eye_ids(), shape, MARGIN_IOD * iod, least=4)
 
 
 def _broad_logs(image: F32, own: F32, weight: F32, sigma: float) -> tuple[F32, F32]:
@@ -95,26 +89,10 @@ def _broad_logs(image: F32, own: F32, weight: F32, sigma: float) -> tuple[F32, F
 
     norm = 1.0 / np.maximum(shrunk_blur(weight), 1e-4)[..., None]
     levels = []
-    for weighted in _weighted(image, own, weight):
+    for weighted in (mix.scaled(image, weight), mix.scaled(own, weight)):
         level = np.log(np.maximum(shrunk_blur(weighted) * norm, 1.0))
         levels.append(cv2.resize(level, (width, height), interpolation=cv2.INTER_LINEAR))
     return levels[0], levels[1]
-
-
-@njit(cache=True, nogil=True)
-def _weighted(image: F32, own: F32, weight: F32) -> tuple[F32, F32]:  # pragma: no cover - compiled
-    """`image` and `own` times `weight` per pixel (in NumPy the H×W weight broadcast
-    against H×W×3 runs an inner loop three long, and cost more than the blurs)."""
-    height, width, channels = image.shape
-    ours = np.empty((height, width, channels), np.float32)
-    theirs = np.empty((height, width, channels), np.float32)
-    for y in range(height):
-        for x in range(width):
-            w = weight[y, x]
-            for c in range(channels):
-                ours[y, x, c] = image[y, x, c] * w
-                theirs[y, x, c] = own[y, x, c] * w
-    return ours, theirs
 
 
 @njit(cache=True, nogil=True)

@@ -26,6 +26,7 @@ import numpy as np
 from engine.core.types import F32
 from engine.face.mesh import topology
 from engine.swap.shading import LUMA, uv_feature_mask
+from engine.swap.vertex_box import vertex_box
 
 # MediaPipe mesh vertices of the subject's right lower nose: the ala and its crease
 # (98, 64, 218), the nostril's rim (75, 60, 20, 242, 166, 79, 238, 239, 241) and the
@@ -70,15 +71,7 @@ def lower_nose_box(points: F32, shape: tuple[int, int], iod: float) -> tuple[sli
     """(rows, cols) of the grid (`shape`) the step works on: the posed mesh's lower-nose
     vertices (`points`, 468×2 on the grid) with `MARGIN_IOD` round them; None when that
     is off the grid."""
-    nose = points[lower_nose_ids()]
-    margin = MARGIN_IOD * iod
-    height, width = shape
-    x0, y0 = np.maximum(np.floor(nose.min(axis=0) - margin).astype(int), 0)
-    x1 = min(width, int(np.ceil(nose[:, 0].max() + margin)) + 1)
-    y1 = min(height, int(np.ceil(nose[:, 1].max() + margin)) + 1)
-    if x1 - x0 < 2 or y1 - y0 < 2:
-        return None
-    return slice(y0, y1), slice(x0, x1)
+    return vertex_box(points, lower_nose_ids(), shape, MARGIN_IOD * iod)
 
 
 def own_nostrils(own: F32, image: F32, zone: F32, iod: float) -> F32 | None:
