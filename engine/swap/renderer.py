@@ -557,7 +557,9 @@ def _with_own_eye_surround(
     weight = coverage[box].astype(np.float32) * (
         1.0 - _lookup(_weights(), at, texture_size)[..., 0]
     )
-    found = eye_surround.own_surround(image[box], own[box], zone * weight, weight, work_iod)
+    zone[..., 0] *= weight
+    zone[..., 1] *= weight
+    found = eye_surround.own_surround(image[box], own[box], zone, weight, work_iod)
     if found is not None:
         image[box] = found
     return image

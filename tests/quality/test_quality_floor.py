@@ -124,7 +124,8 @@ def test_a_fixed_panel_of_pairs_keeps_its_quality(
     # 33 %, id_shift −0.031 (the floor's −0.04 is 0.009 away: the lids' shading is part
     # of who someone is to dlib), pose 1.20°, expression 0.022, |seam gradient| 0.049,
     # seam colour −0.43 ΔE, |sharpness| 0.12, skin artifact mean 0.0022, eye action
-    # 0.021.
+    # 0.021. With the brows' lighter departures held too: id_shift −0.032, pose
+    # 1.15°, |sharpness| 0.13, the rest the same.
     assert scores["faces_found_pct"] == 100.0, report
     assert scores["retrieval_at1_pct"] >= 25.0, report
     assert scores["id_shift"] >= -0.04, report
