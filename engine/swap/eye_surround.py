@@ -86,7 +86,11 @@ def _broad_logs(image: F32, own: F32, weight: F32, sigma: float) -> tuple[F32, F
     (the zone is nil there too)."""
     height, width = weight.shape
     step = max(1, int(sigma / _SHRINK))
-    # Whole coarse pixels only: an area resize by a whole factor is the fast one.
+    # Whole coarse pixels only: an area resize by a whole factor is the fast one. The
+    # rows and columns past the last whole one are left out of the blur, and the coarse
+    # grid is stretched over them on the way back: the light shifts by at most
+    # step - 1 pixels (3 at the working size) at the box's far edge, on a light
+    # blurred by 12.
     rows, cols = max(1, height // step), max(1, width // step)
     cut = slice(0, rows * step), slice(0, cols * step)
 
