@@ -1,6 +1,8 @@
 """The skin round the eyes departs from the face's light no further than the user's
 own does: a source's eye shadow or dark rings shrink, a departure the target shares
-stays, and nothing outside the zone moves (engine/swap/eye_surround.py)."""
+stays, the target's own marks are not brought in, on the brows only what is lighter
+than the user's is held, and nothing outside the zone moves
+(engine/swap/eye_surround.py)."""
 
 from __future__ import annotations
 
@@ -144,7 +146,8 @@ def library(tmp_path_factory: pytest.TempPathFactory) -> SourceLibrary:
 
 def _surround_pixels(frame: np.ndarray) -> tuple[np.ndarray, float]:
     """The target's skin round both eyes, 0.15-0.45 eye widths out from each opening,
-    off the brows (a mask over the frame), and the target's IOD in pixels."""
+    off the brows (a mask over the frame), and the distance between its eyes' outer
+    corners in pixels (the scale of the departures below)."""
     face = analyzer().analyze_image(frame)[0]
     assert face.landmarks is not None
     lm = face.landmarks[:, :2].astype(np.float32)
@@ -162,9 +165,9 @@ def _surround_pixels(frame: np.ndarray) -> tuple[np.ndarray, float]:
     brows = np.zeros((height, width), np.uint8)
     for brow in BROWS:
         cv2.fillPoly(brows, [lm[list(brow)].astype(np.int32)], 1)
-    iod = float(np.linalg.norm(lm[263] - lm[33]))
-    brows = cv2.dilate(brows, np.ones((3, 3), np.uint8), iterations=max(1, round(0.05 * iod)))
-    return ring & (brows == 0), iod
+    span = float(np.linalg.norm(lm[263] - lm[33]))
+    brows = cv2.dilate(brows, np.ones((3, 3), np.uint8), iterations=max(1, round(0.05 * span)))
+    return ring & (brows == 0), span
 
 
 def _departures(image: np.ndarray, iod: float) -> np.ndarray:
