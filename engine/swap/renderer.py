@@ -529,61 +529,60 @@ def _with_target_own(
             shine = target_glare.glare(own, image, plain, work_iod)
             if shine is not None:
                 image = mix.towards(image, own, shine)
+        on_grid = _OnGrid(uv, coverage, local, texture_size, work_iod)
         with steps.step("nostrils"):
-            image = _with_target_nostrils(image, own, uv, coverage, local, texture_size, work_iod)
+            image = _with_target_nostrils(image, own, on_grid)
         with steps.step("eye_surround"):
-            image = _with_own_eye_surround(image, own, uv, coverage, local, texture_size, work_iod)
+            image = _with_own_eye_surround(image, own, on_grid)
     return image
 
 
-def _with_own_eye_surround(
-    image: F32,
-    own: F32,
-    uv: tuple[F32, F32],
-    coverage: np.ndarray,
-    local: F32,
-    texture_size: int,
-    work_iod: float,
-) -> F32:
+@dataclass(frozen=True)
+class _OnGrid:
+    """What a step worked on one region's box reads of the render: its texture
+    coordinates (`_uv_maps`), its coverage, the posed mesh on the grid, the texture's
+    size and the inter-ocular distance on the grid."""
+
+    uv: tuple[F32, F32]
+    coverage: np.ndarray
+    local: F32
+    texture_size: int
+    work_iod: float
+
+    def looked_up(self, texture_map: F32, box: tuple[slice, slice]) -> F32:
+        """A texture-space map looked up over `box` (`_lookup`)."""
+        return _lookup(texture_map, (self.uv[0][box], self.uv[1][box]), self.texture_size)
+
+
+def _with_own_eye_surround(image: F32, own: F32, grid: _OnGrid) -> F32:
     """`image` with the skin round the eyes departing from the face's light no further
     than the target's (engine/swap/eye_surround.py), worked on the eyes' box only;
     written in place."""
-    box = eye_surround.surround_box(local, coverage.shape, work_iod)
+    box = eye_surround.surround_box(grid.local, grid.coverage.shape, grid.work_iod)
     if box is None:
         return image
-    at = (uv[0][box], uv[1][box])
-    zone = _lookup(eye_surround.surround_zone(FEATURE_MASK_SIZE), at, texture_size)
+    zone = grid.looked_up(eye_surround.surround_zone(FEATURE_MASK_SIZE), box)
     # The eye openings are neither worked on (the eyes step's) nor read for the light.
-    weight = coverage[box].astype(np.float32) * (
-        1.0 - _lookup(_weights(), at, texture_size)[..., 0]
-    )
+    weight = grid.coverage[box].astype(np.float32) * (1.0 - grid.looked_up(_weights(), box)[..., 0])
     zone[..., 0] *= weight
     zone[..., 1] *= weight
-    found = eye_surround.own_surround(image[box], own[box], zone, weight, work_iod)
+    found = eye_surround.own_surround(image[box], own[box], zone, weight, grid.work_iod)
     if found is not None:
         image[box] = found
     return image
 
 
-def _with_target_nostrils(
-    image: F32,
-    own: F32,
-    uv: tuple[F32, F32],
-    coverage: np.ndarray,
-    local: F32,
-    texture_size: int,
-    work_iod: float,
-) -> F32:
+def _with_target_nostrils(image: F32, own: F32, grid: _OnGrid) -> F32:
     """`image` with the target's nostrils (engine/swap/target_nostrils.py), worked on
-    the lower nose's box only (`local`: the posed mesh on the grid). `image` is written
-    in place: it is `_with_target_own`'s own (made by the hair step)."""
-    box = target_nostrils.lower_nose_box(local, coverage.shape, work_iod)
+    the lower nose's box only. `image` is written in place: it is
+    `_with_target_own`'s own (made by the hair step)."""
+    box = target_nostrils.lower_nose_box(grid.local, grid.coverage.shape, grid.work_iod)
     if box is None:
         return image
-    zone = _lookup(
-        target_nostrils.nostril_zone(FEATURE_MASK_SIZE), (uv[0][box], uv[1][box]), texture_size
+    zone = grid.looked_up(target_nostrils.nostril_zone(FEATURE_MASK_SIZE), box)
+    found = target_nostrils.own_nostrils(
+        own[box], image[box], zone * grid.coverage[box], grid.work_iod
     )
-    found = target_nostrils.own_nostrils(own[box], image[box], zone * coverage[box], work_iod)
     if found is not None:
         image[box] = found
     return image

@@ -25,6 +25,7 @@ import numpy as np
 
 from engine.core.types import F32
 from engine.face.mesh import topology
+from engine.swap import mix
 from engine.swap.shading import LUMA, uv_feature_mask
 from engine.swap.vertex_box import vertex_box
 
@@ -94,7 +95,7 @@ def own_nostrils(own: F32, image: F32, zone: F32, iod: float) -> F32 | None:
     weight = zone * _blur(dark, max(0.7, HOLE_SOFT_IOD * iod))
     detail = (own + least) / (_blur(own, sigma) + least)
     new = _blur(image, sigma) * np.clip(detail, DARKEST, LIGHTEST)
-    return image + weight[..., None] * (new - image)
+    return mix.towards(np.ascontiguousarray(image, dtype=np.float32), new, weight)
 
 
 def _blur(values: F32, sigma: float) -> F32:
