@@ -36,6 +36,7 @@ from engine.face.analyzer import REFINE_EYE_PX
 from engine.face.mesh import topology
 from engine.render.polygon import polygon_mask
 from engine.swap.lids import LIDS
+from engine.swap.shading import LUMA
 
 IRIS_RADIUS = 0.21  # iris radius over the eye's width (corner to corner); ~11.7 mm of ~28
 BINS = 8
@@ -43,7 +44,6 @@ BINS = 8
 # lids' shadow lie on it).
 SCLERA_PCT = 75
 EDGE = 1.15  # the profile reaches this far out (radii): the limbal ring's outer edge
-LUMA = np.array([0.114, 0.587, 0.299], np.float32)  # BGR
 # With your own eyes, eye widths from the opening: the target's own lid margin (its
 # lashes, lid line and the lid's fold) shows fully out to the first, fading out by the
 # second. It takes `LID_SHARE` (in log terms) of the colour change from the target's

@@ -27,7 +27,7 @@ from numpy.typing import NDArray
 from engine.core.types import F32
 from engine.face.mesh import topology
 from engine.render.polygon import polygon_mask
-from engine.swap.shading import BROWS, uv_feature_mask
+from engine.swap.shading import BROWS, LUMA, uv_feature_mask
 
 SHARE = 1.0
 MASK_SIZE = 128
@@ -36,7 +36,6 @@ MASK_SIZE = 128
 # reach past the mesh's brow line) and softened twice as far.
 SOFT = 0.006
 BROW_GROW = 0.02
-LUMA = np.array([0.114, 0.587, 0.299], np.float32)  # BGR, Rec. 601
 # A pixel's colour (BGR over its luma) is held within SPREAD of the feature's median:
 # at the lips' edge the target's colour there can be the grey-blue of the shadow under
 # the lower lip, which over a dark render read as a bruise.

@@ -35,11 +35,6 @@ from tests.engine.swap.support import (
 )
 
 
-@pytest.fixture(scope="module")
-def library(tmp_path_factory: pytest.TempPathFactory) -> SourceLibrary:
-    return SourceLibrary(analyzer(), cache_dir=tmp_path_factory.mktemp("cache"))
-
-
 def settings_for(library: SourceLibrary, source: Path, **changes: object) -> EngineSettings:
     """Default settings with `source` active; `changes` are `section__field=value`."""
     settings = EngineSettings(swap=SwapSettings(source_key=library.load_identity([source]).key))

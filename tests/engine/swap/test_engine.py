@@ -41,11 +41,6 @@ from tests.engine.swap.support import (
 
 
 @pytest.fixture(scope="module")
-def library(tmp_path_factory: pytest.TempPathFactory) -> SourceLibrary:
-    return SourceLibrary(analyzer(), cache_dir=tmp_path_factory.mktemp("cache"))
-
-
-@pytest.fixture(scope="module")
 def tints(library: SourceLibrary, tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     """Source keys of a blue and a red copy of Grace Hopper."""
     folder = tmp_path_factory.mktemp("tinted")

@@ -139,11 +139,6 @@ def test_the_zone_is_round_the_eyes_and_the_brows_apart() -> None:
         assert at(vertex).max() < 0.1, vertex
 
 
-@pytest.fixture(scope="module")
-def library(tmp_path_factory: pytest.TempPathFactory) -> SourceLibrary:
-    return SourceLibrary(analyzer(), cache_dir=tmp_path_factory.mktemp("cache"))
-
-
 def _surround_pixels(frame: np.ndarray) -> tuple[np.ndarray, float]:
     """The target's skin round both eyes, 0.15-0.45 eye widths out from each opening,
     off the brows (a mask over the frame), and the distance between its eyes' outer

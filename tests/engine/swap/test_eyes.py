@@ -41,11 +41,6 @@ from tests.engine.swap.test_composite import swapped as swapped_pair
 LUMA = np.array([0.114, 0.587, 0.299], np.float32)
 
 
-@pytest.fixture(scope="module")
-def library(tmp_path_factory: pytest.TempPathFactory) -> SourceLibrary:
-    return SourceLibrary(analyzer(), cache_dir=tmp_path_factory.mktemp("cache"))
-
-
 def openness(frame: Frame) -> float:
     """Lid gap over eye width of the frame's main face, both eyes' mean (refined lids)."""
     face = analyzer().analyze_image(frame)[0]

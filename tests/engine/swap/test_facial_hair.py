@@ -7,7 +7,7 @@ import pytest
 
 from engine.swap import facial_hair
 from engine.swap.library import SourceLibrary
-from tests.engine.swap.support import analyzer, dev, dilate, polygon_mask, region_mask
+from tests.engine.swap.support import dev, dilate, polygon_mask, region_mask
 from tests.engine.swap.test_composite import swapped
 
 SKIN = 170.0
@@ -66,11 +66,6 @@ def test_hair_is_only_looked_for_in_the_lower_face() -> None:
     assert not facial_hair.facial_hair(
         own, np.zeros_like(lower), cheeks, np.zeros_like(lower), 80.0
     ).any()
-
-
-@pytest.fixture(scope="module")
-def library(tmp_path_factory: pytest.TempPathFactory) -> SourceLibrary:
-    return SourceLibrary(analyzer(), cache_dir=tmp_path_factory.mktemp("cache"))
 
 
 @pytest.mark.testdata

@@ -8,7 +8,7 @@ import pytest
 
 from engine.swap.library import SourceLibrary
 from engine.swap.mouth import fill_from_lips, lip_line
-from tests.engine.swap.support import analyzer, dev
+from tests.engine.swap.support import dev
 
 LIP = np.array([90.0, 80.0, 170.0], np.float32)  # BGR
 
@@ -34,11 +34,6 @@ def test_a_broad_band_of_teeth_is_filled_to_its_middle() -> None:
     albedo, inside = _lips_with_teeth(slice(24, 72))
     filled = fill_from_lips(albedo, inside)
     assert np.abs(filled[inside == 1] - LIP).max() < 1.0
-
-
-@pytest.fixture(scope="module")
-def library(tmp_path_factory: pytest.TempPathFactory) -> SourceLibrary:
-    return SourceLibrary(analyzer(), cache_dir=tmp_path_factory.mktemp("cache"))
 
 
 def _lightness(bgr: np.ndarray) -> np.ndarray:

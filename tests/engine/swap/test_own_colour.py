@@ -15,7 +15,7 @@ from engine.runtime.pipeline import Engine
 from engine.swap import own_colour
 from engine.swap.library import SourceLibrary
 from engine.swap.shading import BROWS
-from tests.engine.swap.support import analyzer, dev, erode, polygon_mask, region_mask
+from tests.engine.swap.support import dev, erode, polygon_mask, region_mask
 from tests.engine.swap.test_composite import settings_for, swapped
 
 SKIN = (120.0, 150.0, 200.0)  # BGR
@@ -151,11 +151,6 @@ def test_the_masks_are_the_lips_red_and_the_brows() -> None:
         assert 0.005 < covered < 0.06, (channel, covered)  # a small part of the face
         assert masks[..., channel].max() > 0.99
     assert not ((masks[..., 0] > 0.1) & (masks[..., 1] > 0.1)).any()  # apart
-
-
-@pytest.fixture(scope="module")
-def library(tmp_path_factory: pytest.TempPathFactory) -> SourceLibrary:
-    return SourceLibrary(analyzer(), cache_dir=tmp_path_factory.mktemp("cache"))
 
 
 def _share(region: np.ndarray, channel: int) -> float:

@@ -29,7 +29,6 @@ from engine.swap.shape import NOSE_REACH, shape_transfer
 from tests.engine.swap.support import (
     EILEEN,
     GRACE,
-    analyzer,
     dev,
     dilate,
     erode,
@@ -46,11 +45,6 @@ DEV_TARGETS = [
     pytest.param(dev("anon_inspireface_zy_1.png"), id="zy_1", marks=pytest.mark.testdata),
     pytest.param(dev("obama_1.jpg"), id="obama_1", marks=pytest.mark.testdata),
 ]
-
-
-@pytest.fixture(scope="module")
-def library(tmp_path_factory: pytest.TempPathFactory) -> SourceLibrary:
-    return SourceLibrary(analyzer(), cache_dir=tmp_path_factory.mktemp("cache"))
 
 
 @pytest.fixture(scope="module")

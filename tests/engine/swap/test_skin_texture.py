@@ -13,15 +13,10 @@ from engine.render.uvmap import uv_map
 from engine.swap import skin_texture
 from engine.swap.library import SourceLibrary
 from engine.swap.shading import feature_masks
-from tests.engine.swap.support import analyzer, dev, dilate, erode, hull_mask, region_mask
+from tests.engine.swap.support import dev, dilate, erode, hull_mask, region_mask
 from tests.engine.swap.test_composite import swapped
 
 SIZE = 256
-
-
-@pytest.fixture(scope="module")
-def library(tmp_path_factory: pytest.TempPathFactory) -> SourceLibrary:
-    return SourceLibrary(analyzer(), cache_dir=tmp_path_factory.mktemp("cache"))
 
 
 SKIN = np.array([110.0, 140.0, 190.0], np.float32)  # BGR

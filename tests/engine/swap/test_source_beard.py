@@ -9,14 +9,9 @@ import pytest
 from engine.swap import facial_hair
 from engine.swap.library import SourceLibrary
 from engine.swap.source_beard import source_beard
-from tests.engine.swap.support import EILEEN, GRACE, analyzer, dev
+from tests.engine.swap.support import EILEEN, GRACE, dev
 
 RNG = np.random.default_rng(5)
-
-
-@pytest.fixture(scope="module")
-def library(tmp_path_factory: pytest.TempPathFactory) -> SourceLibrary:
-    return SourceLibrary(analyzer(), cache_dir=tmp_path_factory.mktemp("cache"))
 
 
 def _inner(size: int) -> np.ndarray:

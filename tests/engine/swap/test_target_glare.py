@@ -68,11 +68,6 @@ def test_a_speck_and_a_feature_are_not_highlights() -> None:
     assert _shine(own, image, plain).max() < 0.05
 
 
-@pytest.fixture(scope="module")
-def library(tmp_path_factory: pytest.TempPathFactory) -> SourceLibrary:
-    return SourceLibrary(analyzer(), cache_dir=tmp_path_factory.mktemp("cache"))
-
-
 def _nose_spot(frame: Frame) -> tuple[Frame, np.ndarray]:
     """`frame` with a clipped highlight (a disc 0.07 IOD across, 1 px soft edge) painted
     on the nose tip, and each pixel's distance from its centre in IODs."""

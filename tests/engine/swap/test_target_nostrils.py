@@ -62,11 +62,6 @@ def test_the_zone_is_the_lower_nose_on_both_sides() -> None:
         assert zone[v, u] == 0.0
 
 
-@pytest.fixture(scope="module")
-def library(tmp_path_factory: pytest.TempPathFactory) -> SourceLibrary:
-    return SourceLibrary(analyzer(), cache_dir=tmp_path_factory.mktemp("cache"))
-
-
 def test_grace_hoppers_nostrils_stay_dark(
     library: SourceLibrary, monkeypatch: pytest.MonkeyPatch
 ) -> None:

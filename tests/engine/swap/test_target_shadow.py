@@ -42,11 +42,6 @@ def test_gentle_shading_and_what_is_not_skin_are_left_alone() -> None:
     assert target_shadow.shadow_gain(own, image, plain, IOD) is None
 
 
-@pytest.fixture(scope="module")
-def library(tmp_path_factory: pytest.TempPathFactory) -> SourceLibrary:
-    return SourceLibrary(analyzer(), cache_dir=tmp_path_factory.mktemp("cache"))
-
-
 def test_a_cast_shadow_on_the_targets_cheek_stays(
     library: SourceLibrary, monkeypatch: pytest.MonkeyPatch
 ) -> None:
