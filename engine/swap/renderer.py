@@ -390,8 +390,12 @@ SOFTEN = 1.0
 # unchanged, and made the swapper's cost flat in the face's size; 100 → 80: 0.23 → 0.18,
 # seam grad 0.105 → 0.102, ID@1 98.4 → 98.9 %, leave-source-out 82.0 % both, and the
 # swapper and compositor's per-pixel work 0.64× (issue 13 notes). Side by side, the eyes
-# of a 270 px face rendered at 80 and 100 look the same.
-WORK_IOD_PX = 80.0
+# of a 270 px face rendered at 80 and 100 look the same. 80 → 64 (stop 49, issue 31):
+# swapper 0.8× and compositor 0.8× a frame on obama_1 at 720p, DEV+WIDE ID@1 27.4 →
+# 25.8 %, leave-source-out 9.8 % both, skin and eye numbers within their noise; two
+# raters saw no difference in the eyes and brows of 24 large faces (43 of 48 "alike").
+# 48 read the same by eye (44 of 48) but cost identity (22.6 / 8.2 %): docs/swap.md.
+WORK_IOD_PX = 64.0
 
 
 @dataclass(frozen=True)
