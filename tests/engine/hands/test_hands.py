@@ -247,10 +247,13 @@ def test_hand_over_the_face_stays_visible(
     assert with_hands.hands is not None and with_hands.hands.over_faces == 1
     patch = with_hands.faces[0].patch
     assert patch is not None
-    # The pasted hand pixels the face patch covers: the swap would change them…
-    h, w = patch.shape
+    # The pasted hand pixels the face patch covers: the swap would change them… (The
+    # patch may be on a grid coarser than the frame: its mask is placed at frame scale.)
+    w, h = patch.box_size
     in_patch = np.zeros_like(opaque)
-    in_patch[patch.y0 : patch.y0 + h, patch.x0 : patch.x0 + w] = patch.mask > 0.5
+    in_patch[patch.y0 : patch.y0 + h, patch.x0 : patch.x0 + w] = (
+        patch.on_frame_grid(patch.mask) > 0.5
+    )
     hand_on_face = opaque & in_patch
     assert hand_on_face.sum() > 2000, "the composite should put the hand over the face"
     without = _run(stages, settings, frame, until=None)

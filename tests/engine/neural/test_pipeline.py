@@ -75,6 +75,6 @@ def test_neural_stages_compose_with_the_pipeline(tmp_path: Path) -> None:
     changed = np.abs(packet.output.astype(np.int16) - frame).max(axis=2) > 0
     ys, xs = np.nonzero(changed)
     assert len(xs) > 10_000  # the face was replaced…
-    h, w = patch.shape
+    w, h = patch.box_size  # the frame box (the patch may be on a coarser grid)
     assert xs.min() >= patch.x0 and xs.max() < patch.x0 + w  # …and nothing outside it
     assert ys.min() >= patch.y0 and ys.max() < patch.y0 + h

@@ -290,8 +290,10 @@ def test_a_sources_eye_make_up_gives_way_to_your_lids(
     drawn = _likeness(swap_frame(library, settings, target).result[rows, cols], target[rows, cols])
     monkeypatch.setattr(eyes_module, "LID_MARGIN", (0.0, 0.0))
     bare = _likeness(swap_frame(library, settings, target).result[rows, cols], target[rows, cols])
-    # Measured: 0.63 with the margin, 0.56 without.
-    assert drawn > bare + 0.05, (drawn, bare)
+    # Measured: 0.63 with the margin, 0.56 without; 0.65 and 0.58 by stop 48 (the face
+    # rendered at 80 px between the eyes); at 64 (stop 49) 0.71 and 0.66: the coarser
+    # render lets more of the frame's own fine structure through with or without it.
+    assert drawn > bare + 0.03, (drawn, bare)
 
 
 def _lab(bgr: np.ndarray) -> np.ndarray:
