@@ -127,9 +127,10 @@ def test_a_fixed_panel_of_pairs_keeps_its_quality(
     # 0.021. With the brows' lighter departures held too: id_shift −0.032, pose
     # 1.15°, |sharpness| 0.13, the rest the same.
     # Stop 49 (the face rendered at 64 px between the eyes, not 80: the swapper's
-    # per-pixel work 0.64×, engine/swap/renderer.py `WORK_IOD_PX`): retrieval 25 %,
-    # id_shift −0.053 (most of the panel's targets are large faces, where the finer
-    # grid kept more of the source's features' detail for dlib), pose 1.13°,
+    # per-pixel work 0.64×, engine/swap/renderer.py `WORK_IOD_PX`): retrieval 25 %
+    # (robert_downey_jr_2 onto biden_1 fell to the target's side), id_shift −0.053
+    # (most of it from that pair, anon_inspireface_1423_1 onto biden_1 and
+    # anon_dflw_040_1 onto anon_dflw_068_1: −0.04 to −0.07 each), pose 1.13°,
     # expression 0.022, |seam gradient| 0.049, seam colour −0.36 ΔE, |sharpness| 0.11,
     # skin artifact mean 0.0023, eye action 0.019. Retrieval's floor allows one more
     # miss; id_shift's sits a little below.
