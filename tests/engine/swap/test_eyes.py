@@ -25,6 +25,7 @@ from engine.swap import eyes as eyes_module
 from engine.swap.eyes import Eyeball, eyes
 from engine.swap.library import SourceLibrary
 from engine.swap.renderer import FaceRenderer
+from engine.swap.shading import LUMA
 from tests.engine.swap.support import (
     DEV_FACES,
     DEV_VIDEO,
@@ -37,8 +38,6 @@ from tests.engine.swap.support import (
     swap_frame,
 )
 from tests.engine.swap.test_composite import swapped as swapped_pair
-
-LUMA = np.array([0.114, 0.587, 0.299], np.float32)
 
 
 def openness(frame: Frame) -> float:
