@@ -121,7 +121,8 @@ def add_pipeline_options(
         metavar="PCT",
         help="built-in swapper: how much of the source photo's own skin shading and tone "
         "the face keeps, 0..100 %% (the app's Likeness; default 65: more looks more like "
-        "the photo, less sits more naturally in your light)",
+        "the photo, less sits more naturally in your light; above 65 the photo's fine "
+        "skin texture comes back too, where by default your own shows)",
     )
     target.add_argument(
         "--eyes",

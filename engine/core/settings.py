@@ -79,7 +79,9 @@ class SwapSettings:
     # new face keeps on plain skin (1: all; 0: the target's own). What the source's light
     # did at that scale rides along with it, so realism and likeness trade here
     # (docs/swap.md has the measured curve); eyes, brows, lips and shape are the
-    # source's at any value.
+    # source's at any value. Up to the default the skin's fine texture (pores, grain,
+    # stubble) is the target's own; above it the source's comes back, all of it at 1
+    # (engine/swap/skin_texture.py `OWN_TEXTURE_UNTIL`).
     likeness: float = 0.65
     # Built-in swapper: what shows between the lids. "yours": your own eyeballs (they
     # blink and look where you look, by construction) with the source's iris colour,

@@ -259,7 +259,7 @@ class FaceRenderer:
         gain = _NO_GAIN
         fill = 0.0
         if light is not None:  # colour matching is on
-            field, fill = self._light_field(light, identity, posed, steps)
+            field, fill = self._light_field(light, identity, posed, swap.likeness, steps)
             with steps.step("gain"):
                 gain = _lookup(field, uv, texture_size)
         with steps.step("shade"):
@@ -284,8 +284,7 @@ class FaceRenderer:
                     )
             if fill > 0.0:
                 with steps.step("skin_texture"):
-                    # The target's own skin texture where the source's skin is the
-                    # smoother (engine/swap/skin_texture.py).
+                    # The target's own skin texture (engine/swap/skin_texture.py).
                     image = skin_texture.with_target_texture(image, own, plain, grid.work_iod, fill)
             with steps.step("features"):
                 # The lips' and brows' own colour (engine/swap/own_colour.py).
@@ -361,6 +360,7 @@ class FaceRenderer:
         light: TargetLight,
         identity: SourceIdentity,
         posed: F32,
+        likeness: float,
         steps: StepTimer = NO_STEPS,
     ) -> tuple[F32, float]:
         """The BGR gain (S×S×3 over the texture square) taking the source's de-lit skin
@@ -368,8 +368,9 @@ class FaceRenderer:
         light's play over the face's form on the `posed` mesh (engine/swap/form_light.py),
         over the source's skin colour, with the source's skin departures held to the
         target's own amount (engine/swap/skin_texture.py; then at its finer size); and
-        how much of the target's own skin texture to add where the source's is the
-        smoother (`skin_texture.fill`). (The eyes get their own gain, per pixel: `shade`.)"""
+        how much of the render's skin texture band is the target's own at this
+        `likeness` (`skin_texture.fill`). (The eyes get their own gain, per pixel:
+        `shade`.)"""
         with steps.step("posed_form"):
             plain = shading.feature_masks(light.field.shape[0]).skin
             posed_terms = form_light.basis(
@@ -379,7 +380,7 @@ class FaceRenderer:
         keep = skin_texture.share(light.spread, identity.skin.spread)
         ratio = shading.light_ratio(field, identity.skin_colour)
         gain = skin_texture.damped_gain(ratio, identity.skin, keep)
-        return gain, skin_texture.fill(light.spread, identity.skin.spread)
+        return gain, skin_texture.fill(light.spread, identity.skin.spread, likeness)
 
 
 # How much of the measured detail gap the render is softened by (DEV+WIDE |sharpness

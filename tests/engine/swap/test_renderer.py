@@ -417,7 +417,11 @@ def test_a_large_face_renders_at_the_working_resolution_like_at_full(
     # 0.92 / 3.70 with a near-black iris reading not taken (engine/swap/eyes.py
     # `iris_trust`: Grace Hopper's reads L* 8.4, taken 0.30 of the way, so more of
     # Eileen Collins's own irises, with their detail, stays at each resolution).
+    # 0.76 / 4.03 with the target's own skin texture band at the default Likeness (engine/
+    # swap/skin_texture.py): the band is the target's own at each resolution, and its
+    # boxes round to whole pixels too (0.03-0.10 IOD: 3 and 7 px on the working grid,
+    # 0.047 and 0.11 IOD; 11 and 37 at full size).
     diff = np.abs(coarse(in_frame(small, small.image)) - coarse(in_frame(full, full.image)))
     diff = diff[solid]
     assert float(np.median(diff)) < 1.2, np.percentile(diff, [50, 95, 99])
-    assert float(np.percentile(diff, 95)) < 3.9, np.percentile(diff, [50, 95, 99])
+    assert float(np.percentile(diff, 95)) < 4.4, np.percentile(diff, [50, 95, 99])

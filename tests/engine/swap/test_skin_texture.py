@@ -9,6 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
+from engine.core.settings import EngineSettings
 from engine.render.uvmap import uv_map
 from engine.swap import skin_texture
 from engine.swap.library import SourceLibrary
@@ -71,10 +72,22 @@ def test_share_is_the_ratio_of_the_spreads_at_most_one() -> None:
     assert skin_texture.share(0.1, 0.0) == 1.0
 
 
-def test_fill_is_what_the_sources_spread_lacks_of_the_targets() -> None:
-    assert skin_texture.fill(0.08, 0.034) == pytest.approx(0.575)
-    assert skin_texture.fill(0.05, 0.1) == 0.0  # a rougher source: nothing added
-    assert skin_texture.fill(0.0, 0.05) == 0.0
+def test_the_texture_band_is_the_targets_up_to_the_default_likeness() -> None:
+    until = skin_texture.OWN_TEXTURE_UNTIL
+    assert until == EngineSettings().swap.likeness  # the default takes the target's
+    for likeness in (0.0, 0.3, until):
+        assert skin_texture.fill(0.05, 0.1, likeness) == 1.0  # a rougher source too
+        assert skin_texture.fill(0.0, 0.05, likeness) == 1.0  # an even target: even
+    # Above it the source's comes back, all of it at 1.
+    assert skin_texture.fill(0.05, 0.1, (1.0 + until) / 2) == pytest.approx(0.5)
+    assert skin_texture.fill(0.05, 0.1, 1.0) == 0.0
+
+
+def test_at_full_likeness_fill_is_what_the_sources_spread_lacks_of_the_targets() -> None:
+    assert skin_texture.fill(0.08, 0.034, 1.0) == pytest.approx(0.575)
+    assert skin_texture.fill(0.0, 0.05, 1.0) == 0.0
+    # Never less than that share, whatever the likeness.
+    assert skin_texture.fill(0.08, 0.034, 0.9) == pytest.approx(0.575)
 
 
 def test_the_targets_texture_band_is_added_over_the_plain_skin_only() -> None:
@@ -201,10 +214,42 @@ def test_a_smooth_young_source_on_a_lined_face_takes_the_targets_skin_texture(
 
     own = texture(frame)[skin]
     with_fill = np.corrcoef(texture(result)[skin], own)[0, 1]
-    monkeypatch.setattr(skin_texture, "fill", lambda target, source: 0.0)
+    monkeypatch.setattr(skin_texture, "fill", lambda target, source, likeness: 0.0)
     _, without, _ = swapped(library, source, target)
     without_fill = np.corrcoef(texture(without.result)[skin], own)[0, 1]
     assert with_fill > without_fill + 0.1
+
+
+@pytest.mark.testdata
+def test_a_rough_source_on_a_smooth_young_face_takes_the_targets_skin_texture(
+    library: SourceLibrary,
+) -> None:
+    """obama_2 (an older man's skin, pores and lines) onto anon_inspireface_zy_1 (smooth,
+    soft-lit): scaled to her spread, his grain still mottled her cheeks. At the default
+    Likeness the output's texture band on the plain skin is hers; at full Likeness his
+    comes back (as all Likenesses gave before stop 50). When written, what the swap adds
+    to her band there (a sigma, log lightness): 0.0125 at the default, 0.0157 at full
+    Likeness (0.0159 before); the bands' correlation 0.35 and 0.25 (0.25)."""
+    source, target = dev("obama_2.jpg"), dev("anon_inspireface_zy_1.png")
+    frame, result, skin, iod = _plain_cheeks(library, source, target, 0.2, 0.1)
+
+    def texture(image: np.ndarray) -> np.ndarray:
+        grey = np.log(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32) + 1.0)
+        return cv2.GaussianBlur(grey, (0, 0), 0.012 * iod) - cv2.GaussianBlur(
+            grey, (0, 0), 0.04 * iod
+        )
+
+    own = texture(frame)
+
+    def added(output: np.ndarray) -> float:
+        return float((texture(output) - own)[skin].std())
+
+    def correlation(output: np.ndarray) -> float:
+        return float(np.corrcoef(texture(output)[skin], own[skin])[0, 1])
+
+    _, photos, _ = swapped(library, source, target, swap__likeness=1.0)
+    assert added(result) < 0.88 * added(photos.result)
+    assert correlation(result) > correlation(photos.result) + 0.06
 
 
 def test_a_target_too_little_seen_to_measure_leaves_the_source_as_it_is() -> None:
@@ -215,6 +260,6 @@ def test_a_target_too_little_seen_to_measure_leaves_the_source_as_it_is() -> Non
     weight = np.zeros((size, size), np.float32)
     assert skin_texture.target_spread(low, low, weight) is None
     assert skin_texture.share(None, 0.1) == 1.0
-    assert skin_texture.fill(None, 0.1) == 0.0
+    assert skin_texture.fill(None, 0.1, 0.0) == 0.0
     weight[:] = 1.0  # all of it seen: measured (an even skin spreads 0)
     assert skin_texture.target_spread(low, low, weight) == 0.0

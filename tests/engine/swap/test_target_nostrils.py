@@ -69,7 +69,9 @@ def test_grace_hoppers_nostrils_stay_dark(
     twentieth of the lower nose's box in the target: two narrow slits), the output's
     grey over its lighter half's there is 0.35 with the step and 0.42 without (the
     target's 0.20: the slits are 2-3 px, and their sharpest edge is the compositor's
-    frame fine band either way)."""
+    frame fine band either way). Since stop 50 the skin's texture band is the target's
+    own too (engine/swap/skin_texture.py) and brings part of the slits without the
+    step: 0.35 with it, 0.38 without."""
     frame = read_image(GRACE)
     face = analyzer().analyze_image(frame)[0]
     assert face.landmarks is not None
@@ -92,4 +94,4 @@ def test_grace_hoppers_nostrils_stay_dark(
     kept = depth()
     monkeypatch.setattr(target_nostrils, "own_nostrils", lambda own, image, *_: image)
     lost = depth()
-    assert theirs < kept < lost - 0.05
+    assert theirs < kept < lost - 0.025
