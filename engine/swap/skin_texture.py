@@ -131,7 +131,7 @@ def share(target: float | None, source: float) -> float:
 # there to 1 the source's comes back. DEV+WIDE (docs/swap.md, "Your own skin texture"):
 # all the target's took the eye action error from 0.0181 to 0.0172 and ID@1 from 25.8
 # to 14.5 % (half of it: 0.0176, 22.6 %); rated by eye it was the more natural on 12 of
-# 48 row ratings and never the less (half of it: 1 and 5 against it).
+# 48 row ratings and never the less, and against half of it 5 row ratings to 1.
 OWN_TEXTURE_UNTIL = 0.65
 
 

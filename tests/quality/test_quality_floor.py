@@ -136,9 +136,9 @@ def test_a_fixed_panel_of_pairs_keeps_its_quality(
     # miss; id_shift's sits a little below.
     # Stop 50 (the skin's texture band the target's own at the default Likeness,
     # engine/swap/skin_texture.py): retrieval 17 % (obama_2 onto sad_1 and dflw_068
-    # onto biden_1 fell to the target's side, dflw_088 onto dflw_026 crossed over),
-    # id_shift −0.107 (every pair moved towards the target, by 0.04 on average: dlib
-    # reads a person's pores and fine lines too), pose 1.03°, expression 0.020,
+    # onto biden_1 no longer retrieved, dflw_088 onto dflw_026 now is), id_shift
+    # −0.107 (all pairs but that one moved towards the target, by 0.054 on average:
+    # dlib reads a person's pores and fine lines too), pose 1.03°, expression 0.020,
     # |seam gradient| 0.036, seam colour −0.32 ΔE, |sharpness| 0.10, skin artifact mean
     # 0.0018, max 0.0070, tone ΔE max 0.96, eye action 0.018. Retrieval's floor allows
     # one more miss; id_shift's sits a little below.
